@@ -1,0 +1,59 @@
+# delaycc: everything a fresh machine needs is installed by these targets (Rust and Python 3.11 assumed).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.deps-installed
+BUILD_STAMP := $(VENV)/.built
+export VIRTUAL_ENV := $(abspath $(VENV))
+export PATH := $(abspath $(VENV))/bin:$(PATH)
+
+RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
+
+.PHONY: all demo test test-rust test-python lint bench build env lock clean
+
+all: build
+
+$(STAMP): requirements.lock
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	touch $(STAMP)
+
+env: $(STAMP)
+
+# The extension module, built in release mode and installed into the virtual environment.
+$(BUILD_STAMP): $(STAMP) $(RUST_SOURCES) pyproject.toml
+	cd $(CURDIR) && maturin develop --release --quiet --locked
+	touch $(BUILD_STAMP)
+
+build: $(BUILD_STAMP)
+
+demo: build
+	delaycc demo --out results
+
+test: build lint test-rust test-python
+
+lint: $(STAMP)
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --locked --quiet -- -D warnings
+	ruff check python tests
+	ruff format --check python tests
+	mypy python/delaycc
+
+test-rust:
+	cargo test --workspace --release --locked --quiet
+
+test-python: build
+	pytest -q tests
+
+bench:
+	cargo run --release --locked --quiet -p delaycc-sim --bin delaycc-bench
+
+lock:
+	rm -rf /tmp/delaycc-lock-venv && $(PYTHON) -m venv /tmp/delaycc-lock-venv
+	/tmp/delaycc-lock-venv/bin/pip install --quiet -r requirements.in
+	{ echo "# Exact versions of every Python package in the development environment (from requirements.in)."; \
+	  echo "# Regenerate with: make lock"; /tmp/delaycc-lock-venv/bin/pip freeze; } > requirements.lock
+
+clean:
+	rm -rf $(VENV) target results

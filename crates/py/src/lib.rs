@@ -1,0 +1,142 @@
+//! Python bindings: a thin layer over delaycc-sim. Scenario text goes in, plain data comes out (JSON for
+//! the summary, raw little-endian f64 buffers for the time series so Python never loops per sample).
+//! The engine runs with the GIL released; Rust panics are caught here and never reach Python as panics.
+
+use delaycc_sim::cc::registry_json;
+use delaycc_sim::scenario::{self, Scenario};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn parse(text: &str, file: &str, format: &str) -> Result<Scenario, Vec<String>> {
+    match format {
+        "json" => scenario::from_json_str(text, file),
+        _ => scenario::from_toml_str(text, file),
+    }
+}
+
+/// Validates a scenario; returns its problems, one line each (empty when valid).
+#[pyfunction]
+fn validate(text: &str, file: &str, format: &str) -> Vec<String> {
+    match catch_unwind(|| parse(text, file, format)) {
+        Ok(Ok(_)) => Vec::new(),
+        Ok(Err(e)) => e,
+        Err(_) => vec![format!(
+            "{file}: internal error while validating (please report this scenario)"
+        )],
+    }
+}
+
+/// Simulated duration of a valid scenario, in seconds (for progress bars); None when invalid.
+#[pyfunction]
+fn duration_s(text: &str, file: &str, format: &str) -> Option<f64> {
+    catch_unwind(|| parse(text, file, format))
+        .ok()?
+        .ok()
+        .map(|s| delaycc_sim::time::secs(s.duration))
+}
+
+/// Runs a scenario. Returns a dict: summary (JSON text), times (f64 bytes), series (list of
+/// (kind, id, metric)), values (f64 bytes, series after series). Raises ValueError with the validation
+/// lines joined by newlines if the scenario is invalid.
+#[pyfunction]
+#[pyo3(signature = (text, file, format, seed=None, progress=None, progress_every_s=0.1))]
+fn run<'py>(
+    py: Python<'py>,
+    text: &str,
+    file: &str,
+    format: &str,
+    seed: Option<u64>,
+    progress: Option<Py<PyAny>>,
+    progress_every_s: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut sc = parse(text, file, format)
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.join("\n")))?;
+    if let Some(s) = seed {
+        sc.seed = s;
+    }
+    let py_error: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
+    let err_slot = py_error.clone();
+    let every = Duration::from_secs_f64(progress_every_s.max(0.01));
+    let result = py.detach(move || {
+        let mut last = Instant::now();
+        let progress_hook = move |now: u64| -> bool {
+            if last.elapsed() < every {
+                return true;
+            }
+            last = Instant::now();
+            Python::attach(|py| {
+                let outcome = py.check_signals().and_then(|_| match &progress {
+                    Some(cb) => cb.call1(py, (delaycc_sim::time::secs(now),)).map(|_| ()),
+                    None => Ok(()),
+                });
+                match outcome {
+                    Ok(()) => true,
+                    Err(e) => {
+                        if let Ok(mut slot) = err_slot.lock() {
+                            *slot = Some(e);
+                        }
+                        false
+                    }
+                }
+            })
+        };
+        catch_unwind(AssertUnwindSafe(|| {
+            delaycc_sim::run_scenario(sc, progress_hook)
+        }))
+    });
+    if let Some(e) = py_error.lock().ok().and_then(|mut s| s.take()) {
+        return Err(e);
+    }
+    let r = result.map_err(|p| {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown".into());
+        PyRuntimeError::new_err(format!("{file}: internal simulator error: {msg}"))
+    })?;
+    if r.outcome == delaycc_sim::Outcome::Interrupted {
+        return Err(PyKeyboardInterrupt::new_err("run interrupted"));
+    }
+    let out = PyDict::new(py);
+    out.set_item(
+        "summary",
+        serde_json::to_string(&r.summary).unwrap_or_default(),
+    )?;
+    let times: Vec<u8> = r.times.iter().flat_map(|t| t.to_le_bytes()).collect();
+    out.set_item("times", PyBytes::new(py, &times))?;
+    let names: Vec<(String, String, String)> = r
+        .series
+        .iter()
+        .map(|s| (s.kind.to_string(), s.id.clone(), s.metric.to_string()))
+        .collect();
+    out.set_item("series", names)?;
+    let mut values = Vec::with_capacity(r.series.iter().map(|s| s.values.len() * 8).sum());
+    for s in &r.series {
+        for v in &s.values {
+            values.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    out.set_item("values", PyBytes::new(py, &values))?;
+    Ok(out)
+}
+
+/// The algorithm registry as JSON: name, description, parameters (name, kind, default, description, source).
+#[pyfunction]
+fn algorithms_json() -> String {
+    serde_json::to_string(&registry_json()).unwrap_or_default()
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(duration_s, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

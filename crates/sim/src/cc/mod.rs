@@ -1,0 +1,112 @@
+//! Congestion control: one small trait, one file per algorithm.
+//!
+//! The transport owns sequence numbers, loss detection and recovery bookkeeping (fast retransmit, NewReno
+//! partial ACKs, RTO); an algorithm owns its window. The hooks follow Linux `tcp_congestion_ops` and
+//! quinn's `Controller`: the transport tells the algorithm what happened (an ACK with its RTT sample and
+//! the window in flight when the acked packet left, a loss, the end of recovery, a timeout, a tick) and
+//! reads back the window and, if the algorithm wants one, a pacing rate.
+
+pub mod params;
+pub mod registry;
+
+mod newreno;
+mod reno;
+
+pub use params::{ParamKind, ParamSpec, ParamValue, Params};
+pub use registry::{algorithm, algorithms, registry_json, AlgorithmInfo};
+
+use crate::time::Time;
+
+/// What the transport knows about a new cumulative ACK (one that advances `snd_una`).
+#[derive(Clone, Copy, Debug)]
+pub struct AckEvent {
+    pub now: Time,
+    /// RTT of the packet that triggered this ACK, if it was sent only once (Karn's rule). With ALT this is
+    /// the forward trip plus the minimum backward trip (see `cc/alt.rs`).
+    pub rtt: Option<Time>,
+    /// Packets newly acknowledged by this ACK.
+    pub acked: u64,
+    /// Packets in flight (sent, not yet acknowledged) when the acked packet was sent, itself included.
+    pub inflight_at_send: u32,
+    /// Packets in flight now, after this ACK.
+    pub inflight: u64,
+    /// True while the sender is in fast recovery (including the ACK that ends it).
+    pub in_recovery: bool,
+    /// Highest cumulative ACK (next expected sequence number).
+    pub snd_una: u64,
+}
+
+/// A loss detected by three duplicate ACKs (fast retransmit).
+#[derive(Clone, Copy, Debug)]
+pub struct LossEvent {
+    pub now: Time,
+    /// Packets in flight when the loss was detected.
+    pub inflight: u64,
+    /// True if the packet believed lost had already been retransmitted once.
+    pub lost_was_retransmit: bool,
+}
+
+/// Estimates an algorithm exposes for the time series and the summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CcTrace {
+    pub base_rtt: Option<Time>,
+    /// The algorithm's own smoothed/average RTT (FAST's avgRTT, VFAST's SRTT ...).
+    pub srtt: Option<Time>,
+}
+
+pub trait CongestionControl {
+    /// Current congestion window in packets (may be fractional; the sender uses its integer part).
+    fn window(&self) -> f64;
+
+    /// Slow-start threshold in packets, for reporting (infinite if unset).
+    fn ssthresh(&self) -> f64 {
+        f64::INFINITY
+    }
+
+    /// A new cumulative ACK arrived.
+    fn on_ack(&mut self, ack: &AckEvent);
+
+    /// A duplicate ACK arrived (before or during recovery).
+    fn on_dupack(&mut self, _now: Time) {}
+
+    /// Fast retransmit: the transport enters recovery after this call and adds the usual NewReno
+    /// inflation (one packet per duplicate ACK) on top of `window()` until recovery ends.
+    fn on_loss(&mut self, loss: &LossEvent);
+
+    /// The ACK that covers the recovery point arrived; `inflight` is what is in flight after it.
+    fn on_recovery_exit(&mut self, now: Time, inflight: u64);
+
+    /// The retransmission timer fired; `inflight` is what was in flight before it.
+    fn on_timeout(&mut self, now: Time, inflight: u64);
+
+    /// A packet left the sender (sequence number, whether it is a retransmission, packets in flight after it).
+    fn on_send(&mut self, _now: Time, _seq: u64, _retransmit: bool, _inflight: u64) {}
+
+    /// Period of `on_tick`, if the algorithm wants one.
+    fn tick_interval(&self) -> Option<Time> {
+        None
+    }
+
+    fn on_tick(&mut self, _now: Time) {}
+
+    /// Pacing rate in bits per second, if the algorithm paces.
+    fn pacing_rate(&self) -> Option<f64> {
+        None
+    }
+
+    /// Whether NewReno partial-ACK handling applies (false gives classic Reno: any new ACK ends recovery).
+    fn newreno_recovery(&self) -> bool {
+        true
+    }
+
+    fn trace(&self) -> CcTrace {
+        CcTrace::default()
+    }
+}
+
+/// What an algorithm needs to know about its flow when it is built.
+#[derive(Clone, Copy, Debug)]
+pub struct FlowContext {
+    pub mss_bytes: u32,
+    pub initial_window: f64,
+}

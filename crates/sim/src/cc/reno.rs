@@ -1,0 +1,90 @@
+//! Reno (RFC 5681) and, with partial-ACK recovery switched on, NewReno (RFC 6582).
+//!
+//! Window growth follows ns-2's `Agent/TCP/Reno` and `Agent/TCP/Newreno`: +1 packet per new ACK in slow
+//! start and +1/cwnd per new ACK in congestion avoidance (no appropriate byte counting). The transport does
+//! the recovery bookkeeping; this file only sizes the window.
+
+use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
+use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent};
+use crate::time::Time;
+
+pub const PARAMS: &[ParamSpec] = &[ParamSpec {
+    name: "initial_ssthresh",
+    kind: ParamKind::Float { min: 2.0, max: 1e12, min_exclusive: false },
+    default: ParamDefault::Num(1e9),
+    description: "slow-start threshold before the first loss, packets",
+    source: "our choice: effectively unlimited so slow start runs until the first loss, as ns-2 does with a large window_ (algorithms.md §4)",
+}];
+
+pub struct Reno {
+    cwnd: f64,
+    ssthresh: f64,
+    partial_ack_recovery: bool,
+}
+
+impl Reno {
+    pub fn new(p: &Params, ctx: &FlowContext, partial_ack_recovery: bool) -> Reno {
+        Reno {
+            cwnd: ctx.initial_window,
+            ssthresh: p.num("initial_ssthresh"),
+            partial_ack_recovery,
+        }
+    }
+}
+
+pub fn build_reno(p: &Params, ctx: &FlowContext) -> Box<dyn CongestionControl> {
+    Box::new(Reno::new(p, ctx, false))
+}
+
+/// The new ssthresh after a loss: half of min(cwnd, flight), at least two packets.
+///
+/// RFC 5681 eq. 4 halves the flight size; ns-2 (`halfwin()`) and Linux (`tcp_reno_ssthresh`) halve the
+/// window. After a long NewReno recovery the flight (snd_nxt - snd_una) includes every packet delivered
+/// out of order and can be many times the window, so halving it alone would *raise* the window. The
+/// minimum keeps the RFC's rule for application-limited senders and ns-2's for everything else.
+pub fn halve(cwnd: f64, inflight: u64) -> f64 {
+    (cwnd.min(inflight as f64) / 2.0).max(2.0)
+}
+
+impl CongestionControl for Reno {
+    fn window(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+
+    fn on_ack(&mut self, ack: &AckEvent) {
+        if ack.in_recovery {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            self.cwnd += 1.0;
+        } else {
+            self.cwnd += 1.0 / self.cwnd;
+        }
+    }
+
+    fn on_loss(&mut self, loss: &LossEvent) {
+        self.ssthresh = halve(self.cwnd, loss.inflight);
+        self.cwnd = self.ssthresh;
+    }
+
+    fn on_recovery_exit(&mut self, _now: Time, _inflight: u64) {
+        self.cwnd = self.ssthresh;
+    }
+
+    fn on_timeout(&mut self, _now: Time, inflight: u64) {
+        self.ssthresh = halve(self.cwnd, inflight);
+        self.cwnd = 1.0;
+    }
+
+    fn newreno_recovery(&self) -> bool {
+        self.partial_ack_recovery
+    }
+
+    fn trace(&self) -> CcTrace {
+        CcTrace::default()
+    }
+}

@@ -1,0 +1,161 @@
+//! Time series sampled on a fixed period into one column per (object, metric). Memory is bounded by the
+//! number of samples (duration / sample_interval), never by the number of packets.
+
+use crate::net::{LinkDir, Routes};
+use crate::scenario::Scenario;
+use crate::sim::{Flow, Source};
+use crate::time::{secs, Time};
+
+pub const FLOW_METRICS: &[&str] = &[
+    "cwnd_pkts",
+    "rtt_s",
+    "srtt_s",
+    "base_rtt_s",
+    "rate_bps",
+    "inflight_pkts",
+    "ssthresh_pkts",
+];
+pub const LINK_METRICS: &[&str] = &["queue_pkts", "throughput_bps", "drops"];
+pub const TRAFFIC_METRICS: &[&str] = &["rate_bps"];
+
+pub struct Series {
+    pub kind: &'static str,
+    pub id: String,
+    pub metric: &'static str,
+    pub values: Vec<f64>,
+}
+
+pub struct Recorder {
+    pub interval: Time,
+    pub times: Vec<f64>,
+    pub series: Vec<Series>,
+    /// Link directions that appear on some route, in index order, with their first series.
+    link_dirs: Vec<(u32, usize)>,
+    flow_base: usize,
+    traffic_base: usize,
+    last_flow_bits: Vec<u64>,
+    last_link_bits: Vec<u64>,
+    last_link_drops: Vec<u64>,
+    last_traffic_bits: Vec<u64>,
+    last_t: Time,
+}
+
+/// How a link direction is named in outputs: "<link id>:a->b" or "<link id>:b->a".
+pub fn link_dir_name(s: &Scenario, d: u32) -> (String, &'static str) {
+    let l = &s.links[(d / 2) as usize];
+    (l.id.clone(), if d.is_multiple_of(2) { "a->b" } else { "b->a" })
+}
+
+impl Recorder {
+    pub fn new(s: &Scenario, routes: &Routes) -> Recorder {
+        let n_samples = (s.duration / s.sample_interval.max(1)) as usize + 1;
+        let mut series = Vec::new();
+        let flow_base = 0;
+        for f in &s.flows {
+            for m in FLOW_METRICS {
+                series.push(Series {
+                    kind: "flow",
+                    id: f.id.clone(),
+                    metric: m,
+                    values: Vec::with_capacity(n_samples),
+                });
+            }
+        }
+        let mut used = vec![false; s.links.len() * 2];
+        for r in 0..routes.len() {
+            for &d in routes.dirs(r as u32) {
+                used[d as usize] = true;
+            }
+        }
+        let mut link_dirs = Vec::new();
+        for (d, u) in used.iter().enumerate() {
+            if *u {
+                let (id, dir) = link_dir_name(s, d as u32);
+                link_dirs.push((d as u32, series.len()));
+                for m in LINK_METRICS {
+                    series.push(Series {
+                        kind: "link",
+                        id: format!("{id}:{dir}"),
+                        metric: m,
+                        values: Vec::with_capacity(n_samples),
+                    });
+                }
+            }
+        }
+        let traffic_base = series.len();
+        for t in &s.traffic {
+            for m in TRAFFIC_METRICS {
+                series.push(Series {
+                    kind: "traffic",
+                    id: t.id.clone(),
+                    metric: m,
+                    values: Vec::with_capacity(n_samples),
+                });
+            }
+        }
+        Recorder {
+            interval: s.sample_interval,
+            times: Vec::with_capacity(n_samples),
+            series,
+            link_dirs,
+            flow_base,
+            traffic_base,
+            last_flow_bits: vec![0; s.flows.len()],
+            last_link_bits: vec![0; s.links.len() * 2],
+            last_link_drops: vec![0; s.links.len() * 2],
+            last_traffic_bits: vec![0; s.traffic.len()],
+            last_t: 0,
+        }
+    }
+
+    pub fn sample(&mut self, now: Time, flows: &[Flow], links: &[LinkDir], sources: &[Source]) {
+        let dt = secs(now - self.last_t).max(1e-12);
+        self.last_t = now;
+        self.times.push(secs(now));
+        let nan = f64::NAN;
+        for (i, f) in flows.iter().enumerate() {
+            let s = &f.sender;
+            let tr = s.cc.trace();
+            let srtt = tr.srtt.or_else(|| s.rto.srtt());
+            let base = tr.base_rtt.or(s.stats.rtt_min);
+            let bits = f.receiver.data_bits;
+            let rate = (bits - self.last_flow_bits[i]) as f64 / dt;
+            self.last_flow_bits[i] = bits;
+            let ssthresh = s.cc.ssthresh();
+            let vals = [
+                s.cc.window(),
+                s.stats.last_rtt.map_or(nan, secs),
+                srtt.map_or(nan, secs),
+                base.map_or(nan, secs),
+                rate,
+                s.inflight() as f64,
+                if ssthresh.is_finite() && ssthresh < 1e9 {
+                    ssthresh
+                } else {
+                    nan
+                },
+            ];
+            let b = self.flow_base + i * FLOW_METRICS.len();
+            for (k, v) in vals.iter().enumerate() {
+                self.series[b + k].values.push(*v);
+            }
+        }
+        for &(d, b) in &self.link_dirs {
+            let l = &links[d as usize];
+            let bits = l.bits_finished_by(now);
+            let drops = l.stats.queue_drops + l.stats.loss_drops;
+            let tput = bits.saturating_sub(self.last_link_bits[d as usize]) as f64 / dt;
+            let new_drops = drops - self.last_link_drops[d as usize];
+            self.last_link_bits[d as usize] = bits;
+            self.last_link_drops[d as usize] = drops;
+            self.series[b].values.push(l.queue_pkts(now) as f64);
+            self.series[b + 1].values.push(tput);
+            self.series[b + 2].values.push(new_drops as f64);
+        }
+        for (i, s) in sources.iter().enumerate() {
+            let rate = (s.delivered_bits - self.last_traffic_bits[i]) as f64 / dt;
+            self.last_traffic_bits[i] = s.delivered_bits;
+            self.series[self.traffic_base + i].values.push(rate);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! The end-of-run summary (`summary.json`), exactly the fields of `spec/scenario-format.md` §Outputs plus
+//! a few documented additions.
+
+use super::recorder::link_dir_name;
+use crate::sim::{Outcome, Simulation};
+use crate::time::{secs, Time};
+use serde_json::{json, Value};
+
+/// Jain's fairness index of the values, or None for an empty list or all zeros.
+pub fn jain(xs: &[f64]) -> Option<f64> {
+    let sum: f64 = xs.iter().sum();
+    let sq: f64 = xs.iter().map(|x| x * x).sum();
+    if xs.is_empty() || sq == 0.0 {
+        None
+    } else {
+        Some(sum * sum / (xs.len() as f64 * sq))
+    }
+}
+
+fn opt_secs(t: Option<Time>) -> Value {
+    t.map_or(Value::Null, |t| json!(secs(t)))
+}
+
+fn finite_or_null(x: f64) -> Value {
+    if x.is_finite() {
+        json!(x)
+    } else {
+        Value::Null
+    }
+}
+
+pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
+    let sc = &sim.scenario;
+    let end = sim.now;
+    let mut flows = Vec::new();
+    let mut whole_run = Vec::new();
+    let mut all = Vec::new();
+    for (fl, spec) in sim.flows.iter().zip(&sc.flows) {
+        let s = &fl.sender;
+        let active_end = fl.received_all_at.unwrap_or(fl.stop.min(end)).min(end);
+        let active = active_end.saturating_sub(fl.start);
+        let active_s = secs(active);
+        let per_s = |bits: f64| if active_s > 0.0 { bits / active_s } else { 0.0 };
+        let throughput = per_s(fl.receiver.data_bits as f64);
+        let goodput = per_s(fl.goodput_bytes(spec.bytes) as f64 * 8.0);
+        let tr = s.cc.trace();
+        let cwnd_time = s.stats.cwnd_since.min(end).saturating_sub(fl.start);
+        let mean_cwnd = if cwnd_time > 0 && s.started {
+            s.stats.cwnd_integral / cwnd_time as f64
+        } else {
+            s.cc.window()
+        };
+        flows.push(json!({
+            "id": spec.id,
+            "algorithm": spec.algorithm.name,
+            "throughput_bps": throughput,
+            "goodput_bps": goodput,
+            "retransmits": s.stats.retransmits,
+            "timeouts": s.stats.timeouts,
+            "fast_retransmits": s.stats.fast_retransmits,
+            "mean_rtt_s": if s.stats.rtt_samples > 0 { json!(s.stats.rtt_sum_ns / s.stats.rtt_samples as f64 / 1e9) } else { Value::Null },
+            "min_rtt_s": opt_secs(s.stats.rtt_min),
+            "final_base_rtt_s": opt_secs(tr.base_rtt),
+            "mean_cwnd_pkts": finite_or_null(mean_cwnd),
+            "final_cwnd_pkts": finite_or_null(s.cc.window()),
+            "sent_pkts": s.stats.pkts_sent,
+            "received_pkts": fl.receiver.data_pkts,
+            "delivered_bytes": fl.goodput_bytes(spec.bytes),
+            "start_s": secs(fl.start),
+            "active_s": active_s,
+            "completion_time_s": fl.received_all_at.map_or(Value::Null, |t| json!(secs(t - fl.start))),
+            "params": spec.params.to_json(),
+        }));
+        all.push(throughput);
+        if fl.start == 0 && fl.stop >= sc.duration && fl.received_all_at.is_none() {
+            whole_run.push(throughput);
+        }
+    }
+    let fair_set = if whole_run.is_empty() {
+        &all
+    } else {
+        &whole_run
+    };
+    let mut links = Vec::new();
+    for (d, l) in sim.links.iter().enumerate() {
+        let st = &l.stats;
+        if st.pkts_sent == 0 && st.queue_drops == 0 {
+            continue;
+        }
+        let (id, dir) = link_dir_name(sc, d as u32);
+        let (busy, wait) = l.clip_stats(end);
+        let span = end.max(1) as f64;
+        links.push(json!({
+            "id": id,
+            "direction": dir,
+            "utilization": busy as f64 / span,
+            "mean_queue_pkts": wait as f64 / span,
+            "max_queue_pkts": st.max_queue_pkts,
+            "drops": st.queue_drops + st.loss_drops,
+            "queue_drops": st.queue_drops,
+            "loss_drops": st.loss_drops,
+            "pkts_sent": st.pkts_sent,
+            "bandwidth_bps": l.bps,
+        }));
+    }
+    let mut traffic = Vec::new();
+    for (src, spec) in sim.sources.iter().zip(&sc.traffic) {
+        let active_s = secs(src.stop.min(end).saturating_sub(src.start));
+        traffic.push(json!({
+            "id": spec.id,
+            "kind": match spec.kind { crate::scenario::TrafficKind::Cbr { .. } => "cbr", _ => "onoff" },
+            "sent_pkts": src.sent,
+            "delivered_pkts": src.delivered,
+            "throughput_bps": if active_s > 0.0 { src.delivered_bits as f64 / active_s } else { 0.0 },
+        }));
+    }
+    let c = sim.counts;
+    json!({
+        "scenario": sc.name,
+        "seed": sc.seed,
+        "duration_s": secs(sc.duration),
+        "simulated_s": secs(end),
+        "complete": outcome == Outcome::Completed,
+        "wall_s": wall_s,
+        "events": sim.events_processed,
+        "delaycc_version": env!("CARGO_PKG_VERSION"),
+        "flows": flows,
+        "links": links,
+        "traffic": traffic,
+        "fairness_jain": jain(fair_set).map_or(Value::Null, |j| json!(j)),
+        "packets": { "sent": c.sent, "delivered": c.delivered, "dropped": c.dropped, "in_flight": c.in_flight },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jain;
+
+    #[test]
+    fn jain_index() {
+        assert_eq!(jain(&[1.0, 1.0, 1.0]), Some(1.0));
+        assert!((jain(&[1.0, 0.0]).unwrap() - 0.5).abs() < 1e-12);
+        assert_eq!(jain(&[]), None);
+        // P003 Table 4, SCTP column: 0.9221.
+        let x = [407.00, 214.50, 226.02, 226.99, 213.82];
+        assert!((jain(&x).unwrap() - 0.9221).abs() < 1e-4);
+    }
+}

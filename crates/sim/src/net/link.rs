@@ -1,0 +1,367 @@
+//! One direction of a duplex link: a serialising transmitter, a DropTail FIFO and a propagation pipe.
+//!
+//! Departure times are computed when a packet is enqueued (a FIFO transmitter's schedule is fully
+//! determined by arrivals), so each packet costs one event per hop: its arrival at the next node. The pipe
+//! is a ring ordered by arrival time with at most one pending event, for its head. Queue occupancy at any
+//! instant is the number of packets whose transmission has not started yet, found by binary search.
+//!
+//! The buffer counts packets waiting for the transmitter, not the one being serialised (as ns-3 and the
+//! ns-2 DropTail queue in front of a link do).
+
+use crate::rng::Rng;
+use crate::scenario::Buffer;
+use crate::time::{serialisation, Time};
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug)]
+pub struct InFlight {
+    pub start: Time,
+    pub finish: Time,
+    pub arrive: Time,
+    /// Cumulative bytes accepted by this direction up to and including this packet.
+    pub cum_bytes: u64,
+    pub pkt: u32,
+    pub size: u32,
+    /// Dropped by the loss model after serialisation: discarded on arrival.
+    pub lost: bool,
+}
+
+pub enum Enqueued {
+    /// Accepted; if `Some(t)`, the caller must schedule this direction's arrival event at `t`.
+    Accepted(Option<Time>),
+    /// Dropped at the queue (buffer full or link down); the caller releases the packet.
+    Dropped,
+}
+
+pub struct LinkDir {
+    pub bps: u64,
+    pub delay: Time,
+    pub buffer: Buffer,
+    pub loss: f64,
+    pub up: bool,
+    /// Deterministic drops (flow, seq), first transmissions only.
+    pub drop_list: Vec<(u32, u64)>,
+    rng: Rng,
+    busy_until: Time,
+    last_arrive: Time,
+    ring: VecDeque<InFlight>,
+    bytes_accepted: u64,
+    /// cum_bytes of the last entry that left the ring.
+    popped_cum_bytes: u64,
+    pub event_pending: bool,
+    pub stats: LinkStats,
+}
+
+/// Counters for the summary and the time series. Time integrals are in nanoseconds.
+#[derive(Clone, Debug, Default)]
+pub struct LinkStats {
+    pub pkts_sent: u64,
+    pub bits_sent: u64,
+    pub busy_ns: u128,
+    /// Sum over packets of time spent waiting for the transmitter (Little's law gives the mean queue).
+    pub wait_ns: u128,
+    pub max_queue_pkts: u64,
+    pub queue_drops: u64,
+    pub loss_drops: u64,
+}
+
+impl LinkDir {
+    pub fn new(bps: f64, delay: Time, buffer: Buffer, loss: f64, rng: Rng) -> LinkDir {
+        LinkDir {
+            bps: (bps.round() as u64).max(1),
+            delay,
+            buffer,
+            loss,
+            up: true,
+            drop_list: Vec::new(),
+            rng,
+            busy_until: 0,
+            last_arrive: 0,
+            ring: VecDeque::new(),
+            bytes_accepted: 0,
+            popped_cum_bytes: 0,
+            event_pending: false,
+            stats: LinkStats::default(),
+        }
+    }
+
+    /// Index of the first ring entry that has not started transmission at `now`.
+    #[inline]
+    fn first_waiting(&self, now: Time) -> usize {
+        self.ring.partition_point(|e| e.start <= now)
+    }
+
+    /// Packets waiting for the transmitter at `now`.
+    pub fn queue_pkts(&self, now: Time) -> u64 {
+        (self.ring.len() - self.first_waiting(now)) as u64
+    }
+
+    fn queue_bytes_from(&self, k: usize) -> u64 {
+        let before = if k == 0 {
+            self.popped_cum_bytes
+        } else {
+            self.ring[k - 1].cum_bytes
+        };
+        self.bytes_accepted - before
+    }
+
+    /// Offers a packet to this direction at `now`. `deterministic_drop` is true when the packet matches an
+    /// entry of the drop list (decided by the caller, who knows the packet's flow and sequence number).
+    #[inline]
+    pub fn enqueue(
+        &mut self,
+        now: Time,
+        pkt: u32,
+        size: u32,
+        deterministic_drop: bool,
+    ) -> Enqueued {
+        if !self.up {
+            self.stats.queue_drops += 1;
+            return Enqueued::Dropped;
+        }
+        let will_wait = self.busy_until > now;
+        let mut queued_after = 0;
+        if will_wait {
+            let k = self.first_waiting(now);
+            let waiting = (self.ring.len() - k) as u64;
+            let full = match self.buffer {
+                Buffer::Packets(cap) => waiting >= cap,
+                Buffer::Bytes(cap) => self.queue_bytes_from(k) + size as u64 > cap,
+            };
+            if full {
+                self.stats.queue_drops += 1;
+                return Enqueued::Dropped;
+            }
+            queued_after = waiting + 1;
+        }
+        let start = self.busy_until.max(now);
+        let ser = serialisation(size, self.bps);
+        let finish = start + ser;
+        self.busy_until = finish;
+        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
+        let arrive = (finish + self.delay).max(self.last_arrive);
+        self.last_arrive = arrive;
+        let lost = deterministic_drop || self.rng.bernoulli(self.loss);
+        if lost {
+            self.stats.loss_drops += 1;
+        }
+        self.bytes_accepted += size as u64;
+        self.stats.pkts_sent += 1;
+        self.stats.bits_sent += size as u64 * 8;
+        self.stats.busy_ns += ser as u128;
+        self.stats.wait_ns += (start - now) as u128;
+        self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(queued_after);
+        self.ring.push_back(InFlight {
+            start,
+            finish,
+            arrive,
+            cum_bytes: self.bytes_accepted,
+            pkt,
+            size,
+            lost,
+        });
+        if self.event_pending {
+            Enqueued::Accepted(None)
+        } else {
+            self.event_pending = true;
+            Enqueued::Accepted(Some(arrive))
+        }
+    }
+
+    /// The head entry if it has arrived by `now`.
+    #[inline]
+    pub fn pop_arrived(&mut self, now: Time) -> Option<InFlight> {
+        match self.ring.front() {
+            Some(e) if e.arrive <= now => {
+                let e = self.ring.pop_front()?;
+                self.popped_cum_bytes = e.cum_bytes;
+                Some(e)
+            }
+            _ => None,
+        }
+    }
+
+    /// Arrival time of the head, if any.
+    #[inline]
+    pub fn next_arrival(&self) -> Option<Time> {
+        self.ring.front().map(|e| e.arrive)
+    }
+
+    pub fn in_flight(&self) -> usize {
+        self.ring.len()
+    }
+
+    /// Bits whose serialisation finished by `t` (for per-interval link throughput).
+    pub fn bits_finished_by(&self, t: Time) -> u64 {
+        let pending: u64 = self
+            .ring
+            .iter()
+            .rev()
+            .take_while(|e| e.finish > t)
+            .map(|e| e.size as u64 * 8)
+            .sum();
+        self.stats.bits_sent - pending
+    }
+
+    /// Changes the rate: packets not yet started are rescheduled at the new rate behind the one in service.
+    pub fn set_rate(&mut self, now: Time, bps: f64) {
+        self.bps = (bps.round() as u64).max(1);
+        self.reschedule_waiting(now);
+    }
+
+    /// Changes the propagation delay for packets that have not started transmission.
+    pub fn set_delay(&mut self, now: Time, delay: Time) {
+        self.delay = delay;
+        self.reschedule_waiting(now);
+    }
+
+    fn reschedule_waiting(&mut self, now: Time) {
+        let k = self.first_waiting(now);
+        let mut free_at = if k == 0 {
+            now
+        } else {
+            self.ring[k - 1].finish.max(now)
+        };
+        let mut last_arrive = if k == 0 { 0 } else { self.ring[k - 1].arrive };
+        for e in self.ring.iter_mut().skip(k) {
+            let old_ser = e.finish - e.start;
+            let ser = serialisation(e.size, self.bps);
+            self.stats.busy_ns = self.stats.busy_ns + ser as u128 - old_ser as u128;
+            self.stats.wait_ns = self.stats.wait_ns + free_at as u128 - e.start as u128;
+            e.start = free_at;
+            e.finish = free_at + ser;
+            e.arrive = (e.finish + self.delay).max(last_arrive);
+            free_at = e.finish;
+            last_arrive = e.arrive;
+        }
+        // The transmitter is busy until the last packet in the ring has been serialised; an empty ring
+        // means nothing is in service.
+        if let Some(back) = self.ring.back() {
+            self.busy_until = back.finish;
+            self.last_arrive = back.arrive;
+        }
+    }
+
+    /// Takes the link down: everything queued or on the wire is lost. Returns the dropped packet ids.
+    pub fn take_down(&mut self, now: Time) -> Vec<u32> {
+        self.up = false;
+        let mut dropped = Vec::with_capacity(self.ring.len());
+        while let Some(e) = self.ring.pop_back() {
+            let unserved = e.finish - e.start.max(now).min(e.finish);
+            self.stats.busy_ns -= unserved as u128;
+            self.stats.wait_ns -= e.start.saturating_sub(now) as u128;
+            if e.start > now {
+                self.stats.bits_sent -= e.size as u64 * 8;
+                self.stats.pkts_sent -= 1;
+            }
+            self.stats.queue_drops += 1;
+            dropped.push(e.pkt);
+        }
+        self.bytes_accepted = self.popped_cum_bytes;
+        self.busy_until = now;
+        self.last_arrive = now;
+        dropped.reverse();
+        dropped
+    }
+
+    /// Removes the part of busy time and waiting time that lies after `end`, so run totals cover [0, end].
+    pub fn clip_stats(&self, end: Time) -> (u128, u128) {
+        let mut busy = self.stats.busy_ns;
+        let mut wait = self.stats.wait_ns;
+        for e in self.ring.iter().rev() {
+            if e.finish <= end {
+                break;
+            }
+            busy -= (e.finish - e.start.max(end)) as u128;
+            wait -= e.start.saturating_sub(end) as u128;
+        }
+        (busy, wait)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link(cap: u64) -> LinkDir {
+        // 8 Mbps: a 1000-byte packet takes 1 ms; 10 ms propagation.
+        LinkDir::new(
+            8e6,
+            10_000_000,
+            Buffer::Packets(cap),
+            0.0,
+            Rng::stream(1, "t"),
+        )
+    }
+
+    #[test]
+    fn fifo_schedule_and_queue_occupancy() {
+        let mut l = link(2);
+        assert!(matches!(
+            l.enqueue(0, 0, 1000, false),
+            Enqueued::Accepted(Some(11_000_000))
+        ));
+        assert!(matches!(
+            l.enqueue(0, 1, 1000, false),
+            Enqueued::Accepted(None)
+        ));
+        assert!(matches!(
+            l.enqueue(0, 2, 1000, false),
+            Enqueued::Accepted(None)
+        ));
+        // Two waiting (capacity 2), one in service: the fourth is dropped.
+        assert!(matches!(l.enqueue(0, 3, 1000, false), Enqueued::Dropped));
+        assert_eq!(l.queue_pkts(0), 2);
+        assert_eq!(l.queue_pkts(1_000_000), 1);
+        assert_eq!(l.queue_pkts(2_000_000), 0);
+        assert_eq!(l.pop_arrived(10_999_999).map(|e| e.pkt), None);
+        assert_eq!(l.pop_arrived(11_000_000).map(|e| e.pkt), Some(0));
+        assert_eq!(l.next_arrival(), Some(12_000_000));
+        assert_eq!(l.stats.max_queue_pkts, 2);
+        assert_eq!(l.stats.queue_drops, 1);
+        // Waiting times: 0 + 1 ms + 2 ms.
+        assert_eq!(l.stats.wait_ns, 3_000_000);
+    }
+
+    #[test]
+    fn byte_buffer_counts_bytes() {
+        let mut l = LinkDir::new(8e6, 0, Buffer::Bytes(1500), 0.0, Rng::stream(1, "t"));
+        assert!(matches!(
+            l.enqueue(0, 0, 1000, false),
+            Enqueued::Accepted(_)
+        ));
+        assert!(matches!(
+            l.enqueue(0, 1, 1000, false),
+            Enqueued::Accepted(_)
+        ));
+        assert!(matches!(l.enqueue(0, 2, 600, false), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(0, 3, 500, false), Enqueued::Accepted(_)));
+    }
+
+    #[test]
+    fn rate_change_reschedules_waiting_packets_only() {
+        let mut l = link(10);
+        for i in 0..3 {
+            l.enqueue(0, i, 1000, false);
+        }
+        l.set_rate(500_000, 16e6);
+        let arrivals: Vec<_> =
+            std::iter::from_fn(|| l.pop_arrived(u64::MAX).map(|e| e.arrive)).collect();
+        // First packet keeps 1 ms; the others take 0.5 ms each after it.
+        assert_eq!(arrivals, vec![11_000_000, 11_500_000, 12_000_000]);
+    }
+
+    #[test]
+    fn taking_the_link_down_drops_everything() {
+        let mut l = link(10);
+        for i in 0..3 {
+            l.enqueue(0, i, 1000, false);
+        }
+        assert_eq!(l.take_down(500_000), vec![0, 1, 2]);
+        assert!(matches!(
+            l.enqueue(600_000, 4, 1000, false),
+            Enqueued::Dropped
+        ));
+        assert_eq!(l.in_flight(), 0);
+    }
+}

@@ -1,0 +1,10 @@
+//! The network: packets, link directions (transmitter + DropTail FIFO + propagation pipe + loss model)
+//! and source routes.
+
+pub mod link;
+pub mod packet;
+pub mod route;
+
+pub use link::{Enqueued, LinkDir};
+pub use packet::{Packet, PacketKind, PacketPool};
+pub use route::Routes;

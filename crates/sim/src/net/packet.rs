@@ -1,0 +1,100 @@
+//! Packets are small plain structs kept in a pool and recycled, so the per-packet path never allocates.
+
+use crate::time::Time;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketKind {
+    Data,
+    Ack,
+    /// A packet of a non-responsive source (CBR, on/off).
+    Datagram,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    pub kind: PacketKind,
+    /// Flow index (Data/Ack) or source index (Datagram).
+    pub owner: u32,
+    /// Source route: index into `Routes`, and the hop the packet is on.
+    pub route: u32,
+    pub hop: u16,
+    /// Retransmission (Data), or echo of the triggering data packet's flag (Ack).
+    pub retransmit: bool,
+    pub size: u32,
+    /// Data: sequence number (packet count from 0). Ack: cumulative ACK (next expected sequence number).
+    pub seq: u64,
+    /// Data: the sender's send time. Ack: echo of the triggering data packet's send time.
+    pub tx_time: Time,
+    /// Data: packets in flight when it was sent (itself included). Ack: the echo of that.
+    pub inflight_at_send: u32,
+    /// Ack: receiver's clock when the triggering data packet arrived (ALT's AT) and when the ACK left (LT).
+    pub rcv_arrival: Time,
+    pub rcv_leave: Time,
+}
+
+impl Packet {
+    pub const EMPTY: Packet = Packet {
+        kind: PacketKind::Data,
+        owner: 0,
+        route: 0,
+        hop: 0,
+        retransmit: false,
+        size: 0,
+        seq: 0,
+        tx_time: 0,
+        inflight_at_send: 0,
+        rcv_arrival: 0,
+        rcv_leave: 0,
+    };
+}
+
+/// A slab of packets with a free list. Ids are stable while a packet is alive.
+#[derive(Default)]
+pub struct PacketPool {
+    slots: Vec<Packet>,
+    free: Vec<u32>,
+    live: u64,
+}
+
+impl PacketPool {
+    #[inline]
+    pub fn alloc(&mut self, p: Packet) -> u32 {
+        self.live += 1;
+        match self.free.pop() {
+            Some(id) => {
+                self.slots[id as usize] = p;
+                id
+            }
+            None => {
+                self.slots.push(p);
+                (self.slots.len() - 1) as u32
+            }
+        }
+    }
+
+    #[inline]
+    pub fn release(&mut self, id: u32) {
+        self.live -= 1;
+        self.free.push(id);
+    }
+
+    #[inline]
+    pub fn get(&self, id: u32) -> &Packet {
+        &self.slots[id as usize]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: u32) -> &mut Packet {
+        &mut self.slots[id as usize]
+    }
+
+    /// Packets allocated and not yet released.
+    pub fn live(&self) -> u64 {
+        self.live
+    }
+
+    /// Slots ever allocated (the pool's high-water mark).
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+}

@@ -1,0 +1,36 @@
+//! One-call entry point: run a validated scenario and collect its summary and time series.
+
+use crate::measure::{summary_json, Series};
+use crate::scenario::Scenario;
+use crate::sim::{Outcome, PacketCounts, Simulation};
+use crate::time::Time;
+use std::time::Instant;
+
+pub struct RunResult {
+    pub summary: serde_json::Value,
+    pub times: Vec<f64>,
+    pub series: Vec<Series>,
+    pub outcome: Outcome,
+    pub counts: PacketCounts,
+    pub events: u64,
+}
+
+/// Runs the scenario. `progress(now)` is called periodically; returning false interrupts the run.
+pub fn run_scenario(scenario: Scenario, progress: impl FnMut(Time) -> bool) -> RunResult {
+    let t0 = Instant::now();
+    let mut sim = Simulation::new(scenario);
+    let outcome = sim.run(progress);
+    let wall = t0.elapsed().as_secs_f64();
+    let summary = summary_json(&sim, outcome, wall);
+    let counts = sim.counts;
+    let events = sim.events_processed;
+    let rec = std::mem::take(&mut sim.recorder.series);
+    RunResult {
+        summary,
+        times: std::mem::take(&mut sim.recorder.times),
+        series: rec,
+        outcome,
+        counts,
+        events,
+    }
+}

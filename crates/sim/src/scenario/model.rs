@@ -1,0 +1,160 @@
+//! The validated, typed scenario. The engine trusts everything in here: all checking happens in `parse.rs`.
+
+use crate::cc::{AlgorithmInfo, Params};
+use crate::time::Time;
+
+pub type NodeId = u32;
+
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// File name used in messages (or "<dict>" for scenarios built in Python).
+    pub file: String,
+    pub name: String,
+    pub description: String,
+    pub duration: Time,
+    pub seed: u64,
+    /// Bytes on the wire of a data packet.
+    pub packet_size: u32,
+    /// TCP/IP header bytes inside `packet_size`; payload = packet_size - header_size.
+    pub header_size: u32,
+    pub ack_size: u32,
+    pub sample_interval: Time,
+    pub nodes: Vec<String>,
+    pub links: Vec<LinkSpec>,
+    pub flows: Vec<FlowSpec>,
+    pub traffic: Vec<TrafficSpec>,
+    pub events: Vec<EventSpec>,
+}
+
+#[derive(Clone, Debug)]
+pub struct LinkSpec {
+    pub id: String,
+    pub a: NodeId,
+    pub b: NodeId,
+    /// [a->b, b->a]
+    pub dir: [DirSpec; 2],
+}
+
+#[derive(Clone, Debug)]
+pub struct DirSpec {
+    pub bandwidth_bps: f64,
+    pub delay: Time,
+    pub buffer: Buffer,
+    pub loss: f64,
+    /// Deterministic drops: (flow index, data sequence number), first transmission only.
+    pub drop_packets: Vec<(u32, u64)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Buffer {
+    Packets(u64),
+    Bytes(u64),
+}
+
+/// Transport settings of a flow (`[transport]` at top level gives the defaults, `[flows.transport]`
+/// overrides them per flow).
+#[derive(Clone, Debug)]
+pub struct TransportConfig {
+    pub min_rto: Time,
+    pub max_rto: Time,
+    pub initial_rto: Time,
+    pub delayed_ack: bool,
+    pub delayed_ack_timeout: Time,
+    pub initial_window: f64,
+    pub receiver_window: u64,
+    pub dupack_threshold: u32,
+}
+
+impl Default for TransportConfig {
+    fn default() -> Self {
+        TransportConfig {
+            min_rto: 200_000_000,
+            max_rto: 60_000_000_000,
+            initial_rto: 1_000_000_000,
+            delayed_ack: false,
+            delayed_ack_timeout: 100_000_000,
+            initial_window: 1.0,
+            receiver_window: 100_000,
+            dupack_threshold: 3,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct FlowSpec {
+    pub id: String,
+    pub algorithm: &'static AlgorithmInfo,
+    pub params: Params,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub start: Time,
+    pub stop: Time,
+    /// Application bytes to send; None = bulk (always has data).
+    pub bytes: Option<u64>,
+    pub streams: u32,
+    pub path: Vec<NodeId>,
+    pub reverse_path: Vec<NodeId>,
+    pub transport: TransportConfig,
+    /// Bytes on the wire of this flow's ACKs (the scenario's ack_size plus any algorithm option bytes).
+    pub ack_size: u32,
+}
+
+impl std::fmt::Debug for FlowSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlowSpec")
+            .field("id", &self.id)
+            .field("algorithm", &self.algorithm.name)
+            .field("src", &self.src)
+            .field("dst", &self.dst)
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum TrafficKind {
+    Cbr {
+        rate_bps: f64,
+    },
+    OnOff {
+        rate_bps: f64,
+        mean_on: Time,
+        mean_off: Time,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct TrafficSpec {
+    pub id: String,
+    pub kind: TrafficKind,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub packet_size: u32,
+    pub start: Time,
+    pub stop: Time,
+    pub path: Vec<NodeId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct EventSpec {
+    pub at: Time,
+    pub kind: EventKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum EventKind {
+    Reroute {
+        flow: u32,
+        path: Option<Vec<NodeId>>,
+        reverse_path: Option<Vec<NodeId>>,
+    },
+    Link {
+        link: u32,
+        /// Which directions change: [a->b, b->a].
+        dirs: [bool; 2],
+        bandwidth_bps: Option<f64>,
+        delay: Option<Time>,
+        loss: Option<f64>,
+        up: Option<bool>,
+    },
+}

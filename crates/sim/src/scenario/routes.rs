@@ -1,0 +1,72 @@
+//! Routing over the scenario's graph: checking explicit node lists and finding the default route (least
+//! total one-way propagation delay in the direction of travel, ties broken by hop count, then by node order).
+
+use super::model::{LinkSpec, NodeId};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// For each node, its neighbours: (neighbour, link index, direction index 0 = a->b, 1 = b->a).
+pub struct Graph {
+    pub adj: Vec<Vec<(NodeId, u32, u8)>>,
+}
+
+impl Graph {
+    pub fn new(n_nodes: usize, links: &[LinkSpec]) -> Graph {
+        let mut adj = vec![Vec::new(); n_nodes];
+        for (i, l) in links.iter().enumerate() {
+            adj[l.a as usize].push((l.b, i as u32, 0));
+            adj[l.b as usize].push((l.a, i as u32, 1));
+        }
+        for a in &mut adj {
+            a.sort();
+        }
+        Graph { adj }
+    }
+
+    /// The link direction from `u` to `v`, if they are linked.
+    pub fn hop(&self, u: NodeId, v: NodeId) -> Option<(u32, u8)> {
+        self.adj[u as usize]
+            .iter()
+            .find(|(n, _, _)| *n == v)
+            .map(|(_, l, d)| (*l, *d))
+    }
+
+    /// Least-delay paths from `src` to every node (None where unreachable).
+    pub fn shortest_from(&self, src: NodeId, links: &[LinkSpec]) -> Vec<Option<Vec<NodeId>>> {
+        let n = self.adj.len();
+        let mut best: Vec<Option<(u64, u32)>> = vec![None; n];
+        let mut prev: Vec<Option<NodeId>> = vec![None; n];
+        let mut heap = BinaryHeap::new();
+        best[src as usize] = Some((0, 0));
+        heap.push(Reverse((0u64, 0u32, src)));
+        while let Some(Reverse((d, h, u))) = heap.pop() {
+            if best[u as usize] != Some((d, h)) {
+                continue;
+            }
+            for &(v, l, dir) in &self.adj[u as usize] {
+                let cand = (
+                    d.saturating_add(links[l as usize].dir[dir as usize].delay),
+                    h + 1,
+                );
+                if best[v as usize].is_none_or(|b| cand < b) {
+                    best[v as usize] = Some(cand);
+                    prev[v as usize] = Some(u);
+                    heap.push(Reverse((cand.0, cand.1, v)));
+                }
+            }
+        }
+        (0..n)
+            .map(|t| {
+                best[t]?;
+                let mut path = vec![t as NodeId];
+                let mut cur = t as NodeId;
+                while let Some(p) = prev[cur as usize] {
+                    path.push(p);
+                    cur = p;
+                }
+                path.reverse();
+                Some(path)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,515 @@
+//! The simulation: builds the network from a validated scenario and runs the event loop.
+
+mod flow;
+mod source;
+
+pub use flow::Flow;
+pub use source::Source;
+
+use crate::cc::FlowContext;
+use crate::engine::{Event, EventQueue};
+use crate::measure::Recorder;
+use crate::net::{Enqueued, LinkDir, Packet, PacketKind, PacketPool, Routes};
+use crate::rng::Rng;
+use crate::scenario::routes::Graph;
+use crate::scenario::{EventKind, NodeId, Scenario};
+use crate::time::Time;
+use crate::transport::receiver::Echo;
+use crate::transport::{AckDecision, AckInput, Sender};
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Completed,
+    /// Stopped early by the caller (Ctrl-C); results cover [0, now].
+    Interrupted,
+}
+
+/// Packet accounting over the whole network, for the conservation invariant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacketCounts {
+    pub sent: u64,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub in_flight: u64,
+}
+
+pub struct Simulation {
+    pub scenario: Scenario,
+    pub now: Time,
+    pub end: Time,
+    queue: EventQueue,
+    pub links: Vec<LinkDir>,
+    pub routes: Routes,
+    pool: PacketPool,
+    pub flows: Vec<Flow>,
+    pub sources: Vec<Source>,
+    pub recorder: Recorder,
+    /// Route ids for each reroute event: (forward, reverse).
+    event_routes: Vec<(Option<u32>, Option<u32>)>,
+    pub events_processed: u64,
+    pub counts: PacketCounts,
+    next_sample: u64,
+}
+
+/// Link-direction index of link `l`, direction `d` (0 = a->b).
+#[inline]
+pub fn dir_index(l: u32, d: u8) -> u32 {
+    l * 2 + d as u32
+}
+
+fn route_dirs(graph: &Graph, path: &[NodeId]) -> Vec<u32> {
+    path.windows(2)
+        .map(|w| {
+            let (l, d) = graph.hop(w[0], w[1]).expect("validated path");
+            dir_index(l, d)
+        })
+        .collect()
+}
+
+impl Simulation {
+    pub fn new(scenario: Scenario) -> Simulation {
+        let graph = Graph::new(scenario.nodes.len(), &scenario.links);
+        let mut links = Vec::with_capacity(scenario.links.len() * 2);
+        for l in &scenario.links {
+            for (d, spec) in l.dir.iter().enumerate() {
+                let label = format!("link:{}:{}", l.id, if d == 0 { "a->b" } else { "b->a" });
+                let mut dir = LinkDir::new(
+                    spec.bandwidth_bps,
+                    spec.delay,
+                    spec.buffer,
+                    spec.loss,
+                    Rng::stream(scenario.seed, &label),
+                );
+                dir.drop_list = spec.drop_packets.clone();
+                dir.drop_list.sort_unstable();
+                links.push(dir);
+            }
+        }
+        let mut routes = Routes::default();
+        let mut flows = Vec::with_capacity(scenario.flows.len());
+        for f in &scenario.flows {
+            let fwd = routes.add(&route_dirs(&graph, &f.path));
+            let rev = routes.add(&route_dirs(&graph, &f.reverse_path));
+            let ctx = FlowContext {
+                mss_bytes: scenario.packet_size - scenario.header_size,
+                initial_window: f.transport.initial_window,
+            };
+            let cc = (f.algorithm.build)(&f.params, &ctx);
+            let limit = f
+                .bytes
+                .map(|b| b.div_ceil((scenario.packet_size - scenario.header_size) as u64));
+            let sender = Sender::new(cc, &f.transport, limit);
+            flows.push(Flow::new(
+                f,
+                sender,
+                fwd,
+                rev,
+                scenario.packet_size,
+                scenario.header_size,
+            ));
+        }
+        let mut sources = Vec::new();
+        for t in &scenario.traffic {
+            let r = routes.add(&route_dirs(&graph, &t.path));
+            sources.push(Source::new(
+                t,
+                r,
+                Rng::stream(scenario.seed, &format!("traffic:{}", t.id)),
+            ));
+        }
+        let mut event_routes = Vec::new();
+        for e in &scenario.events {
+            event_routes.push(match &e.kind {
+                EventKind::Reroute {
+                    path, reverse_path, ..
+                } => (
+                    path.as_ref().map(|p| routes.add(&route_dirs(&graph, p))),
+                    reverse_path
+                        .as_ref()
+                        .map(|p| routes.add(&route_dirs(&graph, p))),
+                ),
+                _ => (None, None),
+            });
+        }
+        let recorder = Recorder::new(&scenario, &routes);
+        let mut sim = Simulation {
+            end: scenario.duration,
+            scenario,
+            now: 0,
+            queue: EventQueue::new(),
+            links,
+            routes,
+            pool: PacketPool::default(),
+            flows,
+            sources,
+            recorder,
+            event_routes,
+            events_processed: 0,
+            counts: PacketCounts::default(),
+            next_sample: 1,
+        };
+        for (i, f) in sim.scenario.flows.iter().enumerate() {
+            sim.queue.schedule(f.start, Event::FlowStart(i as u32));
+            if f.stop < sim.end {
+                sim.queue.schedule(f.stop, Event::FlowStop(i as u32));
+            }
+        }
+        for (i, s) in sim.sources.iter().enumerate() {
+            sim.queue.schedule(s.start, Event::Source(i as u32));
+        }
+        for (i, e) in sim.scenario.events.iter().enumerate() {
+            sim.queue.schedule(e.at, Event::Scenario(i as u32));
+        }
+        sim.queue
+            .schedule(sim.scenario.sample_interval.min(sim.end), Event::Sample);
+        sim
+    }
+
+    /// Runs to the end of the scenario. `progress` is called every few thousand events with the current
+    /// simulated time; returning false stops the run early (results then cover [0, now]).
+    pub fn run(&mut self, mut progress: impl FnMut(Time) -> bool) -> Outcome {
+        let mut outcome = Outcome::Completed;
+        while let Some((t, ev)) = self.queue.pop() {
+            if t > self.end {
+                break;
+            }
+            debug_assert!(t >= self.now, "time went backwards");
+            self.now = t;
+            self.events_processed += 1;
+            self.dispatch(ev);
+            if self.events_processed & 0x3fff == 0 && !progress(self.now) {
+                outcome = Outcome::Interrupted;
+                break;
+            }
+        }
+        if outcome == Outcome::Completed {
+            self.now = self.end;
+        }
+        for f in &mut self.flows {
+            if f.sender.started {
+                f.sender.finish_accounting(self.now);
+            }
+        }
+        self.counts.in_flight = self.pool.live();
+        outcome
+    }
+
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::LinkArrival(d) => self.on_link_arrival(d),
+            Event::Rto(f) => self.on_rto(f),
+            Event::DelayedAck(f) => self.on_delayed_ack(f),
+            Event::CcTick(f) => self.on_cc_tick(f),
+            Event::FlowStart(f) => {
+                let now = self.now;
+                let fl = &mut self.flows[f as usize];
+                fl.sender.start(now);
+                if let Some(iv) = fl.sender.cc.tick_interval() {
+                    fl.tick_pending = true;
+                    self.queue.schedule(now + iv.max(1), Event::CcTick(f));
+                }
+                self.after_sender(f);
+            }
+            Event::FlowStop(f) => {
+                let now = self.now;
+                self.flows[f as usize].sender.stop(now);
+            }
+            Event::Source(s) => self.on_source(s),
+            Event::Sample => self.on_sample(),
+            Event::Scenario(i) => self.on_scenario_event(i),
+        }
+    }
+
+    /// Puts a packet on the link of its current hop, or delivers it if it has no hops left.
+    #[inline]
+    fn forward(&mut self, id: u32) {
+        let p = *self.pool.get(id);
+        let Some(d) = self.routes.hop(p.route, p.hop) else {
+            self.deliver(id);
+            return;
+        };
+        let link = &mut self.links[d as usize];
+        let det_drop = !link.drop_list.is_empty()
+            && p.kind == PacketKind::Data
+            && !p.retransmit
+            && link.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
+        match link.enqueue(self.now, id, p.size, det_drop) {
+            Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d)),
+            Enqueued::Accepted(None) => {}
+            Enqueued::Dropped => self.drop_packet(id),
+        }
+    }
+
+    fn drop_packet(&mut self, id: u32) {
+        self.counts.dropped += 1;
+        self.pool.release(id);
+    }
+
+    fn send_new(&mut self, p: Packet) {
+        self.counts.sent += 1;
+        let id = self.pool.alloc(p);
+        self.forward(id);
+    }
+
+    fn on_link_arrival(&mut self, d: u32) {
+        let now = self.now;
+        while let Some(e) = self.links[d as usize].pop_arrived(now) {
+            if e.lost {
+                self.drop_packet(e.pkt);
+                continue;
+            }
+            self.pool.get_mut(e.pkt).hop += 1;
+            self.forward(e.pkt);
+        }
+        let link = &mut self.links[d as usize];
+        match link.next_arrival() {
+            Some(t) => self.queue.schedule(t, Event::LinkArrival(d)),
+            None => link.event_pending = false,
+        }
+    }
+
+    fn deliver(&mut self, id: u32) {
+        let p = *self.pool.get(id);
+        self.counts.delivered += 1;
+        self.pool.release(id);
+        match p.kind {
+            PacketKind::Data => self.on_data(p),
+            PacketKind::Ack => self.on_ack(p),
+            PacketKind::Datagram => {
+                let s = &mut self.sources[p.owner as usize];
+                s.delivered += 1;
+                s.delivered_bits += p.size as u64 * 8;
+            }
+        }
+    }
+
+    fn on_data(&mut self, p: Packet) {
+        let now = self.now;
+        let f = p.owner;
+        let fl = &mut self.flows[f as usize];
+        let echo = Echo {
+            tx_time: p.tx_time,
+            inflight_at_send: p.inflight_at_send,
+            retransmit: p.retransmit,
+            arrival: now,
+        };
+        let decision = fl.receiver.on_data(now, p.seq, p.size, echo);
+        if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {
+            fl.received_all_at = Some(now);
+        }
+        match decision {
+            AckDecision::Now => self.send_ack(f),
+            AckDecision::Delay(t) => {
+                if !fl.receiver.delack_event_pending {
+                    fl.receiver.delack_event_pending = true;
+                    self.queue.schedule(t, Event::DelayedAck(f));
+                }
+            }
+        }
+    }
+
+    fn send_ack(&mut self, f: u32) {
+        let now = self.now;
+        let fl = &self.flows[f as usize];
+        let echo = fl.receiver.echo;
+        self.send_new(Packet {
+            kind: PacketKind::Ack,
+            owner: f,
+            route: fl.rev_route,
+            hop: 0,
+            retransmit: echo.retransmit,
+            size: fl.ack_size,
+            seq: fl.receiver.rcv_nxt,
+            tx_time: echo.tx_time,
+            inflight_at_send: echo.inflight_at_send,
+            rcv_arrival: echo.arrival,
+            rcv_leave: now,
+        });
+    }
+
+    fn on_ack(&mut self, p: Packet) {
+        let now = self.now;
+        let input = AckInput {
+            ack: p.seq,
+            echo_tx_time: p.tx_time,
+            echo_inflight: p.inflight_at_send,
+            echo_retransmit: p.retransmit,
+            rtt_override: None,
+        };
+        self.flows[p.owner as usize].sender.on_ack(now, &input);
+        self.after_sender(p.owner);
+    }
+
+    /// Transmits what the sender queued and keeps its RTO event scheduled.
+    fn after_sender(&mut self, f: u32) {
+        let now = self.now;
+        let mut txq = std::mem::take(&mut self.flows[f as usize].sender.txq);
+        for tx in txq.drain(..) {
+            let fl = &self.flows[f as usize];
+            self.send_new(Packet {
+                kind: PacketKind::Data,
+                owner: f,
+                route: fl.fwd_route,
+                hop: 0,
+                retransmit: tx.retransmit,
+                size: fl.packet_size,
+                seq: tx.seq,
+                tx_time: now,
+                inflight_at_send: tx.inflight_at_send,
+                rcv_arrival: 0,
+                rcv_leave: 0,
+            });
+        }
+        let s = &mut self.flows[f as usize].sender;
+        s.txq = txq;
+        if let Some(d) = s.rto_deadline {
+            if !s.rto_event_pending {
+                s.rto_event_pending = true;
+                self.queue.schedule(d, Event::Rto(f));
+            }
+        }
+    }
+
+    fn on_rto(&mut self, f: u32) {
+        let now = self.now;
+        let s = &mut self.flows[f as usize].sender;
+        s.rto_event_pending = false;
+        match s.rto_deadline {
+            None => return,
+            Some(d) if d > now => {
+                s.rto_event_pending = true;
+                self.queue.schedule(d, Event::Rto(f));
+                return;
+            }
+            Some(_) => {}
+        }
+        s.on_rto_timer(now);
+        self.after_sender(f);
+    }
+
+    fn on_delayed_ack(&mut self, f: u32) {
+        let now = self.now;
+        let r = &mut self.flows[f as usize].receiver;
+        r.delack_event_pending = false;
+        if r.on_delack_timer(now) {
+            self.send_ack(f);
+        } else if let Some(d) = r.delack_deadline {
+            r.delack_event_pending = true;
+            self.queue.schedule(d, Event::DelayedAck(f));
+        }
+    }
+
+    fn on_cc_tick(&mut self, f: u32) {
+        let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        fl.sender.cc.on_tick(now);
+        match fl.sender.cc.tick_interval() {
+            Some(iv) => self.queue.schedule(now + iv.max(1), Event::CcTick(f)),
+            None => fl.tick_pending = false,
+        }
+        self.flows[f as usize].sender.try_send(now);
+        self.after_sender(f);
+    }
+
+    fn on_source(&mut self, s: u32) {
+        let now = self.now;
+        let src = &mut self.sources[s as usize];
+        let (send, next) = src.fire(now);
+        let (route, size) = (src.route, src.size);
+        if let Some(t) = next {
+            self.queue.schedule(t, Event::Source(s));
+        }
+        if send {
+            self.send_new(Packet {
+                kind: PacketKind::Datagram,
+                owner: s,
+                route,
+                hop: 0,
+                retransmit: false,
+                size,
+                seq: 0,
+                tx_time: now,
+                inflight_at_send: 0,
+                rcv_arrival: 0,
+                rcv_leave: 0,
+            });
+        }
+    }
+
+    fn on_sample(&mut self) {
+        let now = self.now;
+        self.recorder
+            .sample(now, &self.flows, &self.links, &self.sources);
+        self.next_sample += 1;
+        let t = (self.next_sample as u128 * self.scenario.sample_interval as u128)
+            .min(u64::MAX as u128) as Time;
+        if t <= self.end {
+            self.queue.schedule(t, Event::Sample);
+        }
+    }
+
+    fn on_scenario_event(&mut self, i: u32) {
+        let now = self.now;
+        let ev = self.scenario.events[i as usize].clone();
+        match ev.kind {
+            EventKind::Reroute { flow, .. } => {
+                let (fwd, rev) = self.event_routes[i as usize];
+                let fl = &mut self.flows[flow as usize];
+                if let Some(r) = fwd {
+                    fl.fwd_route = r;
+                }
+                if let Some(r) = rev {
+                    fl.rev_route = r;
+                }
+            }
+            EventKind::Link {
+                link,
+                dirs,
+                bandwidth_bps,
+                delay,
+                loss,
+                up,
+            } => {
+                for (d, on) in dirs.iter().enumerate() {
+                    if !on {
+                        continue;
+                    }
+                    let di = dir_index(link, d as u8) as usize;
+                    if let Some(b) = bandwidth_bps {
+                        self.links[di].set_rate(now, b);
+                    }
+                    if let Some(dl) = delay {
+                        self.links[di].set_delay(now, dl);
+                    }
+                    if let Some(p) = loss {
+                        self.links[di].loss = p;
+                    }
+                    match up {
+                        Some(false) if self.links[di].up => {
+                            for id in self.links[di].take_down(now) {
+                                self.drop_packet(id);
+                            }
+                        }
+                        Some(true) => self.links[di].up = true,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Packets now in the network (allocated, not yet delivered or dropped).
+    pub fn packets_in_flight(&self) -> u64 {
+        self.pool.live()
+    }
+
+    pub fn packet_pool_capacity(&self) -> usize {
+        self.pool.capacity()
+    }
+
+    /// Packets currently held by link directions (queued or on the wire).
+    pub fn packets_on_links(&self) -> u64 {
+        self.links.iter().map(|l| l.in_flight() as u64).sum()
+    }
+}

@@ -1,0 +1,452 @@
+//! The sending side: window-limited transmission, duplicate-ACK fast retransmit, NewReno recovery with
+//! partial ACKs (RFC 6582), RTO with Karn's rule and backoff (RFC 6298), go-back-N after a timeout (as
+//! ns-2's one-way TCP agents do). The congestion-control algorithm sizes the window; this file decides
+//! which packets leave and when recovery starts and ends.
+
+use super::rto::RtoEstimator;
+use crate::cc::{AckEvent, CongestionControl, LossEvent};
+use crate::scenario::TransportConfig;
+use crate::time::Time;
+
+/// A packet the sender wants transmitted now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TxRequest {
+    pub seq: u64,
+    pub retransmit: bool,
+    pub inflight_at_send: u32,
+}
+
+/// What an arriving ACK carries back to the sender.
+#[derive(Clone, Copy, Debug)]
+pub struct AckInput {
+    pub ack: u64,
+    /// The triggering data packet's send time and flags, echoed by the receiver.
+    pub echo_tx_time: Time,
+    pub echo_inflight: u32,
+    pub echo_retransmit: bool,
+    /// The RTT sample to give the algorithm, if it replaces the plain one (ALT); None = use the plain one.
+    pub rtt_override: Option<Option<Time>>,
+}
+
+pub struct Sender {
+    pub cc: Box<dyn CongestionControl>,
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    /// One past the highest sequence number ever sent.
+    pub max_sent: u64,
+    /// Total packets of a finite transfer.
+    pub limit: Option<u64>,
+    /// No new data after the flow's stop time.
+    pub app_stopped: bool,
+    /// The flow has started (before that nothing is sent).
+    pub started: bool,
+    /// The window average is being accumulated (from start until completion or the end of the run).
+    active: bool,
+    dupacks: u32,
+    dupack_threshold: u32,
+    pub in_recovery: bool,
+    recover: u64,
+    /// After a timeout, duplicate ACKs for data sent before it must not start fast retransmit (RFC 6582 §3.2).
+    recover_guard: Option<u64>,
+    /// NewReno window inflation during recovery, packets.
+    inflation: f64,
+    rwnd: u64,
+    pub rto: RtoEstimator,
+    pub rto_deadline: Option<Time>,
+    pub rto_event_pending: bool,
+    /// Packets the simulation must transmit, filled by every call below.
+    pub txq: Vec<TxRequest>,
+    pub stats: SenderStats,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SenderStats {
+    pub pkts_sent: u64,
+    pub retransmits: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub rtt_samples: u64,
+    pub rtt_sum_ns: f64,
+    pub rtt_min: Option<Time>,
+    pub last_rtt: Option<Time>,
+    /// ∫ cwnd dt over the active time, packets·ns.
+    pub cwnd_integral: f64,
+    pub cwnd_since: Time,
+    pub completed_at: Option<Time>,
+}
+
+impl Sender {
+    pub fn new(
+        cc: Box<dyn CongestionControl>,
+        cfg: &TransportConfig,
+        limit: Option<u64>,
+    ) -> Sender {
+        Sender {
+            cc,
+            snd_una: 0,
+            snd_nxt: 0,
+            max_sent: 0,
+            limit,
+            app_stopped: false,
+            started: false,
+            active: false,
+            dupacks: 0,
+            dupack_threshold: cfg.dupack_threshold,
+            in_recovery: false,
+            recover: 0,
+            recover_guard: None,
+            inflation: 0.0,
+            rwnd: cfg.receiver_window,
+            rto: RtoEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            rto_deadline: None,
+            rto_event_pending: false,
+            txq: Vec::with_capacity(64),
+            stats: SenderStats::default(),
+        }
+    }
+
+    pub fn inflight(&self) -> u64 {
+        self.snd_nxt - self.snd_una
+    }
+
+    /// The window the sender obeys now: the algorithm's, plus NewReno inflation, capped by the receiver.
+    pub fn effective_window(&self) -> u64 {
+        let w = (self.cc.window() + self.inflation).floor();
+        let w = if w.is_finite() && w >= 1.0 {
+            w as u64
+        } else {
+            1
+        };
+        w.min(self.rwnd)
+    }
+
+    pub fn done(&self) -> bool {
+        self.limit.is_some_and(|l| self.snd_una >= l)
+    }
+
+    fn account_cwnd(&mut self, now: Time) {
+        if self.active {
+            let dt = now.saturating_sub(self.stats.cwnd_since) as f64;
+            self.stats.cwnd_integral += self.cc.window() * dt;
+        }
+        self.stats.cwnd_since = now;
+    }
+
+    pub fn start(&mut self, now: Time) {
+        self.started = true;
+        self.active = true;
+        self.stats.cwnd_since = now;
+        self.try_send(now);
+    }
+
+    /// The application stops offering data; outstanding packets are still delivered.
+    pub fn stop(&mut self, now: Time) {
+        self.account_cwnd(now);
+        self.app_stopped = true;
+    }
+
+    /// Ends accounting of the window average (at the end of the run or when the transfer completes).
+    pub fn finish_accounting(&mut self, now: Time) {
+        self.account_cwnd(now);
+        self.active = false;
+    }
+
+    fn transmit(&mut self, now: Time, seq: u64, retransmit: bool) {
+        let inflight_at_send = if retransmit && seq < self.snd_nxt {
+            self.inflight()
+        } else {
+            self.inflight() + 1
+        };
+        self.txq.push(TxRequest {
+            seq,
+            retransmit,
+            inflight_at_send: inflight_at_send.min(u32::MAX as u64) as u32,
+        });
+        self.stats.pkts_sent += 1;
+        if retransmit {
+            self.stats.retransmits += 1;
+        }
+        self.cc.on_send(now, seq, retransmit, inflight_at_send);
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rto.rto());
+        }
+    }
+
+    /// Sends whatever the window allows.
+    pub fn try_send(&mut self, now: Time) {
+        if !self.started {
+            return;
+        }
+        let wnd = self.effective_window();
+        while self.snd_nxt < self.snd_una + wnd {
+            let is_new = self.snd_nxt >= self.max_sent;
+            if is_new && (self.app_stopped || self.limit.is_some_and(|l| self.snd_nxt >= l)) {
+                break;
+            }
+            let seq = self.snd_nxt;
+            self.snd_nxt += 1;
+            self.transmit(now, seq, !is_new);
+            self.max_sent = self.max_sent.max(self.snd_nxt);
+        }
+    }
+
+    /// Processes an ACK. The plain RTT sample is `now - echo_tx_time` when the triggering packet was a
+    /// first transmission (Karn's rule with timestamps).
+    pub fn on_ack(&mut self, now: Time, a: &AckInput) {
+        let plain_rtt = if a.echo_retransmit {
+            None
+        } else {
+            Some(now.saturating_sub(a.echo_tx_time))
+        };
+        if a.ack > self.snd_una {
+            self.account_cwnd(now);
+            let acked = a.ack - self.snd_una;
+            self.snd_una = a.ack;
+            if self.snd_nxt < self.snd_una {
+                self.snd_nxt = self.snd_una;
+            }
+            if let Some(r) = plain_rtt {
+                self.rto.on_sample(r);
+                self.stats.rtt_samples += 1;
+                self.stats.rtt_sum_ns += r as f64;
+                self.stats.rtt_min = Some(self.stats.rtt_min.map_or(r, |m| m.min(r)));
+                self.stats.last_rtt = Some(r);
+            }
+            self.dupacks = 0;
+            let was_in_recovery = self.in_recovery;
+            let ends_recovery =
+                self.in_recovery && (self.snd_una > self.recover || !self.cc.newreno_recovery());
+            let ev = AckEvent {
+                now,
+                rtt: a.rtt_override.unwrap_or(plain_rtt),
+                acked,
+                inflight_at_send: a.echo_inflight,
+                inflight: self.inflight(),
+                in_recovery: was_in_recovery,
+                snd_una: self.snd_una,
+            };
+            self.cc.on_ack(&ev);
+            if ends_recovery {
+                self.in_recovery = false;
+                self.inflation = 0.0;
+                self.cc.on_recovery_exit(now, self.inflight());
+            } else if was_in_recovery {
+                // Partial ACK (RFC 6582 §3.2 step 5): retransmit the next hole, deflate by what was acked,
+                // add back one packet, and restart the timer.
+                self.inflation = (self.inflation - acked as f64).max(0.0) + 1.0;
+                self.transmit(now, self.snd_una, true);
+                self.rto_deadline = Some(now + self.rto.rto());
+            }
+            if self.done() {
+                self.rto_deadline = None;
+                if self.stats.completed_at.is_none() {
+                    self.stats.completed_at = Some(now);
+                    self.finish_accounting(now);
+                }
+                return;
+            }
+            self.rto_deadline = if self.snd_una < self.max_sent {
+                Some(now + self.rto.rto())
+            } else {
+                None
+            };
+        } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
+            self.dupacks += 1;
+            self.cc.on_dupack(now);
+            if self.in_recovery {
+                self.inflation += 1.0;
+            } else if self.dupacks == self.dupack_threshold
+                && self.recover_guard.is_none_or(|g| self.snd_una > g)
+            {
+                self.enter_recovery(now);
+            }
+        }
+        self.try_send(now);
+    }
+
+    fn enter_recovery(&mut self, now: Time) {
+        self.account_cwnd(now);
+        self.stats.fast_retransmits += 1;
+        let inflight = self.max_sent - self.snd_una;
+        self.cc.on_loss(&LossEvent {
+            now,
+            inflight,
+            lost_was_retransmit: false,
+        });
+        self.in_recovery = true;
+        self.recover = self.max_sent - 1;
+        self.inflation = self.dupack_threshold as f64;
+        self.transmit(now, self.snd_una, true);
+        self.rto_deadline = Some(now + self.rto.rto());
+    }
+
+    /// The RTO event fired. Returns true if it was a real timeout (not a stale or rescheduled timer).
+    pub fn on_rto_timer(&mut self, now: Time) -> bool {
+        match self.rto_deadline {
+            Some(d) if d <= now => {}
+            _ => return false,
+        }
+        if self.snd_una >= self.max_sent {
+            self.rto_deadline = None;
+            return false;
+        }
+        self.account_cwnd(now);
+        self.stats.timeouts += 1;
+        let inflight = self.max_sent - self.snd_una;
+        self.cc.on_timeout(now, inflight);
+        self.rto.on_timeout();
+        self.in_recovery = false;
+        self.inflation = 0.0;
+        self.dupacks = 0;
+        self.recover_guard = Some(self.max_sent - 1);
+        self.snd_nxt = self.snd_una;
+        self.rto_deadline = None;
+        self.try_send(now);
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rto.rto());
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::{algorithm, FlowContext, Params};
+
+    fn newreno(iw: f64) -> Sender {
+        let a = algorithm("newreno").unwrap();
+        let cc = (a.build)(
+            &Params::with_defaults(a.params),
+            &FlowContext {
+                mss_bytes: 960,
+                initial_window: iw,
+            },
+        );
+        let mut s = Sender::new(cc, &TransportConfig::default(), None);
+        s.start(0);
+        s
+    }
+
+    fn ack(ack: u64, t: Time) -> AckInput {
+        AckInput {
+            ack,
+            echo_tx_time: t,
+            echo_inflight: 1,
+            echo_retransmit: false,
+            rtt_override: None,
+        }
+    }
+
+    #[test]
+    fn slow_start_doubles_per_round() {
+        let mut s = newreno(1.0);
+        assert_eq!(s.txq.len(), 1);
+        s.txq.clear();
+        s.on_ack(100, &ack(1, 0));
+        assert_eq!(s.txq.len(), 2);
+        s.txq.clear();
+        s.on_ack(200, &ack(2, 100));
+        s.on_ack(200, &ack(3, 100));
+        assert_eq!(s.txq.len(), 4);
+        assert_eq!(s.cc.window(), 4.0);
+    }
+
+    #[test]
+    fn three_dupacks_fast_retransmit_and_partial_ack() {
+        let mut s = newreno(10.0);
+        assert_eq!(s.snd_nxt, 10);
+        s.txq.clear();
+        // Packets 0 and 5 lost: ACKs for 1..4 are dupacks of 0.
+        for _ in 0..3 {
+            s.on_ack(100, &ack(0, 0));
+        }
+        assert!(s.in_recovery);
+        assert_eq!(
+            s.txq[0],
+            TxRequest {
+                seq: 0,
+                retransmit: true,
+                inflight_at_send: 10
+            }
+        );
+        assert_eq!(s.cc.window(), 5.0);
+        s.txq.clear();
+        // Partial ACK up to 5: retransmit 5 and stay in recovery.
+        s.on_ack(
+            200,
+            &AckInput {
+                echo_retransmit: true,
+                ..ack(5, 100)
+            },
+        );
+        assert!(s.in_recovery);
+        assert!(s.txq.iter().any(|t| t.seq == 5 && t.retransmit));
+        // Full ACK: leave recovery with cwnd = ssthresh.
+        s.on_ack(
+            300,
+            &AckInput {
+                echo_retransmit: true,
+                ..ack(s.max_sent, 200)
+            },
+        );
+        assert!(!s.in_recovery);
+        assert_eq!(s.cc.window(), 5.0);
+        assert_eq!(s.stats.fast_retransmits, 1);
+    }
+
+    #[test]
+    fn timeout_goes_back_n_and_restarts_from_one() {
+        let mut s = newreno(4.0);
+        s.txq.clear();
+        let deadline = s.rto_deadline.unwrap();
+        assert!(!s.on_rto_timer(deadline - 1));
+        assert!(s.on_rto_timer(deadline));
+        assert_eq!(s.cc.window(), 1.0);
+        assert_eq!(
+            s.txq,
+            vec![TxRequest {
+                seq: 0,
+                retransmit: true,
+                inflight_at_send: 1
+            }]
+        );
+        assert_eq!(s.stats.timeouts, 1);
+        // Backed off: the next deadline is two initial RTOs away.
+        assert_eq!(s.rto_deadline, Some(deadline + 2 * deadline));
+    }
+
+    #[test]
+    fn karn_rule_skips_retransmitted_samples() {
+        let mut s = newreno(2.0);
+        s.on_ack(
+            100,
+            &AckInput {
+                echo_retransmit: true,
+                ..ack(1, 0)
+            },
+        );
+        assert_eq!(s.stats.rtt_samples, 0);
+        s.on_ack(150, &ack(2, 50));
+        assert_eq!(s.stats.last_rtt, Some(100));
+    }
+
+    #[test]
+    fn finite_transfer_stops_at_its_limit() {
+        let a = algorithm("newreno").unwrap();
+        let cc = (a.build)(
+            &Params::with_defaults(a.params),
+            &FlowContext {
+                mss_bytes: 960,
+                initial_window: 10.0,
+            },
+        );
+        let mut s = Sender::new(cc, &TransportConfig::default(), Some(3));
+        s.start(0);
+        assert_eq!(s.txq.len(), 3);
+        s.on_ack(10, &ack(3, 0));
+        assert!(s.done());
+        assert_eq!(s.stats.completed_at, Some(10));
+        assert_eq!(s.rto_deadline, None);
+    }
+}

@@ -1,0 +1,22 @@
+"""delaycc: a laboratory for delay-based TCP congestion control.
+
+>>> import delaycc
+>>> r = delaycc.run("scenarios/dumbbell-newreno.toml")
+>>> r.flows[["id", "throughput_bps"]]
+"""
+
+from ._core import __version__
+from .api import algorithms, duration_s, run, validate
+from .errors import ScenarioError, SimulationError
+from .result import Result
+
+__all__ = [
+    "Result",
+    "ScenarioError",
+    "SimulationError",
+    "__version__",
+    "algorithms",
+    "duration_s",
+    "run",
+    "validate",
+]

@@ -1,0 +1,66 @@
+"""The Python API: ``run``, ``validate``, ``algorithms``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from .errors import ScenarioError, SimulationError
+from .result import Result
+from .scenario_input import ScenarioLike, resolve
+
+
+def validate(scenario: ScenarioLike) -> None:
+    """Raises ScenarioError listing every problem, or returns None if the scenario is valid."""
+    src = resolve(scenario)
+    errors = _core.validate(src.text, src.name, src.format)
+    if errors:
+        raise ScenarioError(errors)
+
+
+def duration_s(scenario: ScenarioLike) -> float:
+    """Simulated duration of a valid scenario, in seconds."""
+    src = resolve(scenario)
+    d = _core.duration_s(src.text, src.name, src.format)
+    if d is None:
+        raise ScenarioError(_core.validate(src.text, src.name, src.format))
+    return float(d)
+
+
+def run(
+    scenario: ScenarioLike,
+    *,
+    seed: int | None = None,
+    progress: Callable[[float], Any] | None = None,
+) -> Result:
+    """Runs a scenario (a TOML path, TOML text, or a dict with the same structure) and returns its Result.
+
+    ``seed`` overrides the scenario's seed. ``progress`` is called now and then with the simulated time in
+    seconds. Raises ScenarioError for invalid input and SimulationError if the engine fails.
+    """
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise TypeError(f"seed must be a non-negative integer, not {seed!r}")
+    src = resolve(scenario)
+    errors = _core.validate(src.text, src.name, src.format)
+    if errors:
+        raise ScenarioError(errors)
+    try:
+        raw = _core.run(src.text, src.name, src.format, seed, progress)
+    except ValueError as e:
+        raise ScenarioError(str(e).splitlines()) from None
+    except RuntimeError as e:
+        raise SimulationError(str(e)) from None
+    summary = json.loads(raw["summary"])
+    times = np.frombuffer(raw["times"], dtype="<f8")
+    values = np.frombuffer(raw["values"], dtype="<f8")
+    return Result(summary, times, [tuple(s) for s in raw["series"]], values)
+
+
+def algorithms() -> list[dict[str, Any]]:
+    """Every algorithm with its description and parameters (default, range, source of the default)."""
+    result: list[dict[str, Any]] = json.loads(_core.algorithms_json())
+    return result

@@ -1,0 +1,126 @@
+"""The ``delaycc`` command: run, validate, list, demo.
+
+Exit status: 0 success, 2 invalid scenario or usage, 1 failure while running, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import api
+from .errors import ScenarioError, SimulationError
+from .progress import sim_progress
+from .table import summary_table
+
+EXIT_FAILURE = 1
+EXIT_INVALID = 2
+EXIT_INTERRUPTED = 130
+
+
+def _print_errors(errors: list[str]) -> None:
+    for e in errors:
+        print(e, file=sys.stderr)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    total = api.duration_s(args.file)
+    with sim_progress(total, Path(args.file).stem, enabled=None if not args.quiet else False) as cb:
+        result = api.run(args.file, seed=args.seed, progress=cb)
+    if args.out:
+        result.save(args.out, figures=not args.no_figures)
+    if not args.quiet:
+        print(summary_table(result.summary))
+        if args.out:
+            print(f"\nresults written to {args.out}/")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    status = 0
+    for f in args.files:
+        try:
+            api.validate(f)
+        except ScenarioError as e:
+            _print_errors(e.errors)
+            status = EXIT_INVALID
+        else:
+            if not args.quiet:
+                print(f"{f}: ok")
+    return status
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    algs = api.algorithms()
+    if args.json:
+        print(json.dumps(algs, indent=2))
+        return 0
+    for a in algs:
+        print(f"{a['name']}: {a['description']}")
+        for p in a["params"]:
+            print(f"    {p['name']} = {p['default']!r}  ({p['range']}) {p['description']}")
+            print(f"        default from: {p['source']}")
+        if not a["params"]:
+            print("    (no parameters)")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(Path(args.out), quiet=args.quiet)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="delaycc", description="delay-based TCP congestion control laboratory")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="run a scenario file")
+    r.add_argument("file")
+    r.add_argument("--out", help="directory for summary.json, timeseries.csv/.parquet and figures/")
+    r.add_argument("--seed", type=int, help="override the scenario's seed")
+    r.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    r.add_argument("-q", "--quiet", action="store_true", help="no table, no progress bar")
+    r.set_defaults(func=cmd_run)
+
+    v = sub.add_parser("validate", help="check scenario files; exit 2 with one line per problem")
+    v.add_argument("files", nargs="+")
+    v.add_argument("-q", "--quiet", action="store_true")
+    v.set_defaults(func=cmd_validate)
+
+    ls = sub.add_parser("list", help="list algorithms with their parameters")
+    ls.add_argument("what", choices=["algorithms"])
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd_list)
+
+    d = sub.add_parser("demo", help="run the demo scenarios and print a summary")
+    d.add_argument("--out", default="results")
+    d.add_argument("-q", "--quiet", action="store_true")
+    d.set_defaults(func=cmd_demo)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+        return status
+    except ScenarioError as e:
+        _print_errors(e.errors)
+        return EXIT_INVALID
+    except SimulationError as e:
+        print(f"delaycc: {e}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("delaycc: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except OSError as e:
+        print(f"delaycc: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

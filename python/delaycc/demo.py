@@ -1,0 +1,43 @@
+"""``make demo``: run every scenario in ``scenarios/`` (not the paper set), write results and print tables."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from . import api
+from .errors import ScenarioError
+from .progress import sim_progress
+from .table import summary_table
+
+SCENARIO_DIR = Path("scenarios")
+
+
+def run_demo(out: Path, quiet: bool = False, scenario_dir: Path = SCENARIO_DIR) -> int:
+    files = sorted(scenario_dir.glob("*.toml"))
+    if not files:
+        print(
+            f"delaycc demo: no scenarios in {scenario_dir}/ (run it from the project root)", file=sys.stderr
+        )
+        return 2
+    t0 = time.perf_counter()
+    status = 0
+    for f in files:
+        try:
+            total = api.duration_s(f)
+            with sim_progress(total, f.stem, enabled=None if not quiet else False) as cb:
+                result = api.run(f, progress=cb)
+        except ScenarioError as e:
+            for line in e.errors:
+                print(line, file=sys.stderr)
+            status = 2
+            continue
+        dest = out / f.stem
+        result.save(dest)
+        if not quiet:
+            print(summary_table(result.summary))
+            print(f"-> {dest}/ (summary.json, timeseries.csv, timeseries.parquet, figures/)\n")
+    if not quiet:
+        print(f"demo: {len(files)} scenarios in {time.perf_counter() - t0:.1f} s; results in {out}/")
+    return status

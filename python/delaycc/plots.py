@@ -1,0 +1,88 @@
+"""Standard figures of a run: window, rate, RTT and queue over time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from .output import atomic_write
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from .result import Result
+
+
+def _flow_ids(result: Result) -> list[str]:
+    return [f["id"] for f in result.summary["flows"]]
+
+
+def _save(fig: Figure, path: Path) -> None:
+    atomic_write(path, lambda p: fig.savefig(p, dpi=110, format="png"))
+    plt.close(fig)
+
+
+def _axes(title: str, ylabel: str) -> tuple[Figure, Axes]:
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    ax.set_title(title)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    return fig, ax
+
+
+def write_figures(result: Result, out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    name = result.summary.get("scenario", "")
+    written: list[Path] = []
+    flows = _flow_ids(result)
+
+    def flow_plot(fname: str, metric: str, ylabel: str, scale: float = 1.0) -> None:
+        fig, ax = _axes(f"{name}: {ylabel}", ylabel)
+        for fid in flows:
+            s = result.series("flow", fid, metric)
+            ax.plot(s.index, s.to_numpy() * scale, label=fid, linewidth=1)
+        if flows:
+            ax.legend(loc="best", fontsize="small")
+        path = out / fname
+        _save(fig, path)
+        written.append(path)
+
+    flow_plot("cwnd.png", "cwnd_pkts", "congestion window (packets)")
+    flow_plot("rate.png", "rate_bps", "delivered rate (Mbit/s)", 1e-6)
+
+    fig, ax = _axes(f"{name}: RTT", "RTT (ms)")
+    for fid in flows:
+        rtt = result.series("flow", fid, "rtt_s")
+        line = ax.plot(rtt.index, rtt.to_numpy() * 1e3, label=f"{fid} RTT", linewidth=0.8)[0]
+        base = result.series("flow", fid, "base_rtt_s")
+        ax.plot(
+            base.index,
+            base.to_numpy() * 1e3,
+            "--",
+            color=line.get_color(),
+            label=f"{fid} baseRTT",
+            linewidth=1,
+        )
+    if flows:
+        ax.legend(loc="best", fontsize="small")
+    _save(fig, out / "rtt.png")
+    written.append(out / "rtt.png")
+
+    fig, ax = _axes(f"{name}: queues", "queue (packets)")
+    busy = [link for link in result.summary["links"] if link["max_queue_pkts"] > 0]
+    for link in busy:
+        lid = f"{link['id']}:{link['direction']}"
+        s = result.series("link", lid, "queue_pkts")
+        ax.plot(s.index, s.to_numpy(), label=lid, linewidth=1)
+    if busy:
+        ax.legend(loc="best", fontsize="small")
+    _save(fig, out / "queue.png")
+    written.append(out / "queue.png")
+    return written
