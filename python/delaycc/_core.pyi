@@ -11,6 +11,6 @@ def run(
     format: str,
     seed: int | None = None,
     progress: Callable[[float], Any] | None = None,
-    progress_every_s: float = 0.1,
+    progress_every_s: float = 0.02,
 ) -> dict[str, Any]: ...
 def algorithms_json() -> str: ...

@@ -48,7 +48,7 @@ class Result:
         n, k = len(self._times), len(self._series)
         codes = np.repeat(np.arange(k), n)
 
-        def column(i: int) -> pd.Categorical:
+        def column(i: int) -> pd.Categorical[str]:
             labels = [s[i] for s in self._series]
             cats = list(dict.fromkeys(labels))
             index = {c: j for j, c in enumerate(cats)}

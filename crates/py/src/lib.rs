@@ -43,7 +43,7 @@ fn duration_s(text: &str, file: &str, format: &str) -> Option<f64> {
 /// (kind, id, metric)), values (f64 bytes, series after series). Raises ValueError with the validation
 /// lines joined by newlines if the scenario is invalid.
 #[pyfunction]
-#[pyo3(signature = (text, file, format, seed=None, progress=None, progress_every_s=0.1))]
+#[pyo3(signature = (text, file, format, seed=None, progress=None, progress_every_s=0.02))]
 fn run<'py>(
     py: Python<'py>,
     text: &str,

@@ -43,7 +43,10 @@ pub struct Recorder {
 /// How a link direction is named in outputs: "<link id>:a->b" or "<link id>:b->a".
 pub fn link_dir_name(s: &Scenario, d: u32) -> (String, &'static str) {
     let l = &s.links[(d / 2) as usize];
-    (l.id.clone(), if d.is_multiple_of(2) { "a->b" } else { "b->a" })
+    (
+        l.id.clone(),
+        if d.is_multiple_of(2) { "a->b" } else { "b->a" },
+    )
 }
 
 impl Recorder {

@@ -251,7 +251,14 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     let mut pending_drops: Vec<(usize, usize, String, u64, String, Option<u32>)> = Vec::new();
     let mut link_ids: HashMap<String, usize> = HashMap::new();
     let mut pair_seen: HashMap<(NodeId, NodeId), usize> = HashMap::new();
-    if link_nodes.is_empty() {
+    let links_is_array = matches!(
+        top.node("links"),
+        None | Some(Node {
+            value: Value::Array(_),
+            ..
+        })
+    );
+    if link_nodes.is_empty() && links_is_array {
         ck.error(top.line, "links", "at least one link is required");
     }
     for (i, ln) in link_nodes.iter().enumerate() {
@@ -276,6 +283,13 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                     let l = line_of(&mut t, key);
                     ck.error(l, &t.key_path(key), e);
                 }
+            }
+        }
+        // Nodes exist as soon as a link names them, even if the link has other errors, so that flows
+        // naming them are not reported as well.
+        for n in [&a, &b].into_iter().flatten() {
+            if valid_id(n).is_ok() {
+                nodes.intern(n);
             }
         }
         if let (Some(a), Some(b)) = (&a, &b) {
@@ -361,7 +375,9 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             }
         }
     }
-    let graph = Graph::new(nodes.names.len(), &links);
+    let mut graph = Graph::new(nodes.names.len(), &links);
+    // With a rejected link the graph is incomplete: route errors would only echo the link's error.
+    graph.complete = links.len() == link_nodes.len() && links_is_array;
     let mut route_cache: HashMap<NodeId, Vec<Option<Vec<NodeId>>>> = HashMap::new();
 
     // Flows.
@@ -400,8 +416,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                     None
                 }
             });
-        let src = endpoint(&mut t, "src", &nodes, &mut ck);
-        let dst = endpoint(&mut t, "dst", &nodes, &mut ck);
+        let src = endpoint(&mut t, "src", &nodes, graph.complete, &mut ck);
+        let dst = endpoint(&mut t, "dst", &nodes, graph.complete, &mut ck);
         if let (Some(s), Some(d)) = (src, dst) {
             if s == d {
                 let l = line_of(&mut t, "dst");
@@ -547,8 +563,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             );
         }
         traffic_ids.insert(id.clone(), i);
-        let src = endpoint(&mut t, "src", &nodes, &mut ck);
-        let dst = endpoint(&mut t, "dst", &nodes, &mut ck);
+        let src = endpoint(&mut t, "src", &nodes, graph.complete, &mut ck);
+        let dst = endpoint(&mut t, "dst", &nodes, graph.complete, &mut ck);
         if let (Some(s), Some(d)) = (src, dst) {
             if s == d {
                 let l = line_of(&mut t, "dst");
@@ -946,13 +962,22 @@ fn direction(
     })
 }
 
-fn endpoint(t: &mut Table, key: &str, nodes: &Nodes, ck: &mut Checker) -> Option<NodeId> {
+/// A flow's or source's endpoint. Unknown names are reported only when every link was valid (otherwise the
+/// node may be one a rejected link would have created).
+fn endpoint(
+    t: &mut Table,
+    key: &str,
+    nodes: &Nodes,
+    links_valid: bool,
+    ck: &mut Checker,
+) -> Option<NodeId> {
     let l = line_of(t, key);
     let name = t
         .required(key, ck)
         .and_then(|n| as_string(n, &t.key_path(key), ck))?;
     match nodes.index.get(&name) {
         Some(&i) => Some(i),
+        None if !links_valid => None,
         None => {
             ck.error(
                 l,
@@ -1062,6 +1087,9 @@ fn explicit_route(
             return None;
         }
     }
+    if !graph.complete {
+        return None;
+    }
     for w in ids.windows(2) {
         if graph.hop(w[0], w[1]).is_none() {
             ck.error(
@@ -1100,7 +1128,7 @@ fn route(
         return explicit_route(t, key, src, dst, graph, nodes, ck);
     }
     let (s, d) = (src?, dst?);
-    if s == d {
+    if s == d || !graph.complete {
         return None;
     }
     let paths = cache

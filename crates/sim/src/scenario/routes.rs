@@ -8,6 +8,8 @@ use std::collections::BinaryHeap;
 /// For each node, its neighbours: (neighbour, link index, direction index 0 = a->b, 1 = b->a).
 pub struct Graph {
     pub adj: Vec<Vec<(NodeId, u32, u8)>>,
+    /// False when some link of the scenario was rejected, so missing routes may not be real.
+    pub complete: bool,
 }
 
 impl Graph {
@@ -20,7 +22,10 @@ impl Graph {
         for a in &mut adj {
             a.sort();
         }
-        Graph { adj }
+        Graph {
+            adj,
+            complete: true,
+        }
     }
 
     /// The link direction from `u` to `v`, if they are linked.
