@@ -24,19 +24,14 @@ fn validate(text: &str, file: &str, format: &str) -> Vec<String> {
     match catch_unwind(|| parse(text, file, format)) {
         Ok(Ok(_)) => Vec::new(),
         Ok(Err(e)) => e,
-        Err(_) => vec![format!(
-            "{file}: internal error while validating (please report this scenario)"
-        )],
+        Err(_) => vec![format!("{file}: internal error while validating (please report this scenario)")],
     }
 }
 
 /// Simulated duration of a valid scenario, in seconds (for progress bars); None when invalid.
 #[pyfunction]
 fn duration_s(text: &str, file: &str, format: &str) -> Option<f64> {
-    catch_unwind(|| parse(text, file, format))
-        .ok()?
-        .ok()
-        .map(|s| delaycc_sim::time::secs(s.duration))
+    catch_unwind(|| parse(text, file, format)).ok()?.ok().map(|s| delaycc_sim::time::secs(s.duration))
 }
 
 /// Runs a scenario. Returns a dict: summary (JSON text), times (f64 bytes), series (list of
@@ -53,8 +48,8 @@ fn run<'py>(
     progress: Option<Py<PyAny>>,
     progress_every_s: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut sc = parse(text, file, format)
-        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.join("\n")))?;
+    let mut sc =
+        parse(text, file, format).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.join("\n")))?;
     if let Some(s) = seed {
         sc.seed = s;
     }
@@ -84,9 +79,7 @@ fn run<'py>(
                 }
             })
         };
-        catch_unwind(AssertUnwindSafe(|| {
-            delaycc_sim::run_scenario(sc, progress_hook)
-        }))
+        catch_unwind(AssertUnwindSafe(|| delaycc_sim::run_scenario(sc, progress_hook)))
     });
     if let Some(e) = py_error.lock().ok().and_then(|mut s| s.take()) {
         return Err(e);
@@ -103,17 +96,11 @@ fn run<'py>(
         return Err(PyKeyboardInterrupt::new_err("run interrupted"));
     }
     let out = PyDict::new(py);
-    out.set_item(
-        "summary",
-        serde_json::to_string(&r.summary).unwrap_or_default(),
-    )?;
+    out.set_item("summary", serde_json::to_string(&r.summary).unwrap_or_default())?;
     let times: Vec<u8> = r.times.iter().flat_map(|t| t.to_le_bytes()).collect();
     out.set_item("times", PyBytes::new(py, &times))?;
-    let names: Vec<(String, String, String)> = r
-        .series
-        .iter()
-        .map(|s| (s.kind.to_string(), s.id.clone(), s.metric.to_string()))
-        .collect();
+    let names: Vec<(String, String, String)> =
+        r.series.iter().map(|s| (s.kind.to_string(), s.id.clone(), s.metric.to_string())).collect();
     out.set_item("series", names)?;
     let mut values = Vec::with_capacity(r.series.iter().map(|s| s.values.len() * 8).sum());
     for s in &r.series {

@@ -45,10 +45,7 @@ fn run(seed: u64) -> RunResult {
 }
 
 fn bits(r: &RunResult) -> Vec<u64> {
-    r.series
-        .iter()
-        .flat_map(|s| s.values.iter().map(|v| v.to_bits()))
-        .collect()
+    r.series.iter().flat_map(|s| s.values.iter().map(|v| v.to_bits())).collect()
 }
 
 #[test]
@@ -62,9 +59,6 @@ fn same_seed_same_everything() {
 #[test]
 fn another_seed_changes_the_loss_pattern() {
     let (a, b) = (run(5), run(6));
-    assert_ne!(
-        a.summary["links"].to_string(),
-        b.summary["links"].to_string()
-    );
+    assert_ne!(a.summary["links"].to_string(), b.summary["links"].to_string());
     assert_ne!(bits(&a), bits(&b));
 }

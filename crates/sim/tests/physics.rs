@@ -10,11 +10,7 @@ fn newreno_fills_a_one_bdp_buffer_link_after_slow_start() {
     let tput = series(&sim, "bottleneck:a->b", "throughput_bps");
     // Samples every 10 ms; skip the first 5 s (slow start and its overshoot).
     let steady = mean(&tput[500..]);
-    assert!(
-        steady >= 0.95 * 10e6,
-        "steady-state utilization {:.3}",
-        steady / 10e6
-    );
+    assert!(steady >= 0.95 * 10e6, "steady-state utilization {:.3}", steady / 10e6);
     assert_conserved(&sim);
 }
 
@@ -28,16 +24,9 @@ fn tiny_buffer_gives_the_sawtooth_with_halving_on_each_loss() {
             cuts.push(w[1] / w[0]);
         }
     }
-    assert!(
-        cuts.len() >= 10,
-        "expected many loss episodes, saw {}",
-        cuts.len()
-    );
+    assert!(cuts.len() >= 10, "expected many loss episodes, saw {}", cuts.len());
     for r in &cuts {
-        assert!(
-            (0.45..=0.56).contains(r),
-            "window after a loss is {r:.3} of the window before, not half"
-        );
+        assert!((0.45..=0.56).contains(r), "window after a loss is {r:.3} of the window before, not half");
     }
     // Between losses the window grows again (congestion avoidance): the sawtooth.
     let grows = cwnd.windows(2).skip(500).filter(|w| w[1] > w[0]).count();
@@ -77,23 +66,14 @@ packet_size = 1000
     assert_eq!(src.sent, 30_000);
     let bn = &sim.links[2];
     assert_eq!(bn.stats.loss_drops, 0);
-    assert_eq!(
-        sim.counts.dropped, bn.stats.queue_drops,
-        "only the bottleneck queue drops"
-    );
+    assert_eq!(sim.counts.dropped, bn.stats.queue_drops, "only the bottleneck queue drops");
     // Everything not dropped and not still in the network arrives.
-    assert_eq!(
-        src.delivered + sim.counts.dropped + sim.counts.in_flight,
-        src.sent
-    );
+    assert_eq!(src.delivered + sim.counts.dropped + sim.counts.in_flight, src.sent);
     // The bottleneck runs at capacity and the excess (1/6 of the offered load, minus the buffer) is lost.
     let capacity_pkts = 10e6 * 20.0 / 8000.0;
     let expected_drops = src.sent as f64 - capacity_pkts - 100.0;
     let drops = sim.counts.dropped as f64;
-    assert!(
-        (drops - expected_drops).abs() <= 5.0,
-        "drops {drops} vs {expected_drops}"
-    );
+    assert!((drops - expected_drops).abs() <= 5.0, "drops {drops} vs {expected_drops}");
     assert_eq!(bn.stats.max_queue_pkts, 100);
 }
 
@@ -174,10 +154,7 @@ delay = "5ms"
     // The finite transfer finished: 5 MB of 960-byte payloads.
     let b = &sim.flows[1];
     assert_eq!(b.total_pkts, Some(5_209));
-    assert!(
-        b.received_all_at.is_some(),
-        "the 5 MB transfer should complete"
-    );
+    assert!(b.received_all_at.is_some(), "the 5 MB transfer should complete");
     assert_eq!(b.receiver.rcv_nxt, 5_209);
 }
 
@@ -191,8 +168,9 @@ fn queues_never_exceed_their_capacity() {
 
 #[test]
 fn byte_buffers_hold_bytes_not_packets() {
-    let sim = run(&one_flow("newreno", "10Mbps", "20ms", 1, 20.0, "")
-        .replace("buffer = 1", "buffer_bytes = \"10KB\""));
+    let sim =
+        run(&one_flow("newreno", "10Mbps", "20ms", 1, 20.0, "")
+            .replace("buffer = 1", "buffer_bytes = \"10KB\""));
     // 10 KB holds ten 1000-byte packets.
     assert_eq!(sim.links[2].stats.max_queue_pkts, 10);
     assert_conserved(&sim);

@@ -17,7 +17,9 @@ fn dumbbell(flows: usize, bandwidth: &str, seconds: f64, algorithm: &str) -> Str
          [[links]]\nid = \"bottleneck\"\na = \"left\"\nb = \"right\"\nbandwidth = \"{bandwidth}\"\ndelay = \"10ms\"\nbuffer = {bdp}\n"
     );
     for i in 0..flows {
-        s += &format!("[[flows]]\nid = \"f{i}\"\nalgorithm = \"{algorithm}\"\nsrc = \"left\"\ndst = \"right\"\n");
+        s += &format!(
+            "[[flows]]\nid = \"f{i}\"\nalgorithm = \"{algorithm}\"\nsrc = \"left\"\ndst = \"right\"\n"
+        );
     }
     s
 }
@@ -26,11 +28,9 @@ fn peak_rss_mib() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
-                l.split_whitespace()
-                    .nth(1)
-                    .and_then(|k| k.parse::<f64>().ok())
-            })
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|k| k.parse::<f64>().ok()))
         })
         .map_or(f64::NAN, |kib| kib / 1024.0)
 }
@@ -67,15 +67,9 @@ fn main() {
             std::process::exit(2)
         });
         let r = delaycc_sim::run_scenario(sc, |_| true);
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&r.summary).unwrap_or_default()
-        );
+        println!("{}", serde_json::to_string_pretty(&r.summary).unwrap_or_default());
         return;
     }
     println!("delaycc benchmark: dumbbell, one 1 Gbps bottleneck link, 20 ms RTT, 1 BDP DropTail buffer, 1500 B packets");
-    bench(
-        "newreno x10, 1 Gbps, 20 s",
-        &dumbbell(10, "1Gbps", 20.0, "newreno"),
-    );
+    bench("newreno x10, 1 Gbps, 20 s", &dumbbell(10, "1Gbps", 20.0, "newreno"));
 }

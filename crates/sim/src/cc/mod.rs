@@ -9,8 +9,15 @@
 pub mod params;
 pub mod registry;
 
+mod alt;
+pub mod fast;
 mod newreno;
-mod reno;
+pub mod reno;
+pub mod round;
+pub mod rrfast;
+pub mod rttbased;
+pub mod vegas;
+pub mod vfast;
 
 pub use params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use registry::{algorithm, algorithms, registry_json, AlgorithmInfo};
@@ -34,6 +41,38 @@ pub struct AckEvent {
     pub in_recovery: bool,
     /// Highest cumulative ACK (next expected sequence number).
     pub snd_una: u64,
+    /// Receiver timestamps of this ACK, when the echoed data packet was a first transmission.
+    pub timestamps: Option<AckTimestamps>,
+    /// A baseRTT measured outside the algorithm (ALT's min forward + min backward trip); when present,
+    /// delay-based algorithms use it instead of their own minimum RTT.
+    pub base_rtt: Option<Time>,
+}
+
+/// The four instants of one RTT sample as ALT (P004) names them. T2 and T3 are read on the receiver's
+/// clock, which may be offset from the sender's by an unknown constant: they are stored as two's-complement
+/// nanoseconds, so only differences are meaningful.
+#[derive(Clone, Copy, Debug)]
+pub struct AckTimestamps {
+    /// T1: the data packet left the sender (sender clock).
+    pub sent: Time,
+    /// T2: the data packet arrived at the receiver (receiver clock).
+    pub rcv_arrival: u64,
+    /// T3: the ACK left the receiver (receiver clock).
+    pub rcv_leave: u64,
+    /// T4: the ACK arrived at the sender (sender clock).
+    pub acked: Time,
+}
+
+impl AckTimestamps {
+    /// T2 - T1: forward trip plus the clock offset.
+    pub fn forward_raw(&self) -> i64 {
+        self.rcv_arrival.wrapping_sub(self.sent) as i64
+    }
+
+    /// T4 - T3: backward trip minus the clock offset.
+    pub fn backward_raw(&self) -> i64 {
+        self.acked.wrapping_sub(self.rcv_leave) as i64
+    }
 }
 
 /// A loss detected by three duplicate ACKs (fast retransmit).
@@ -102,6 +141,14 @@ pub trait CongestionControl {
     fn trace(&self) -> CcTrace {
         CcTrace::default()
     }
+
+    /// Names of extra per-flow time series this algorithm exposes (VQO, backlog estimate, mode ...).
+    fn extra_metrics(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Current values of `extra_metrics`, in the same order.
+    fn extra_values(&self, _out: &mut Vec<f64>) {}
 }
 
 /// What an algorithm needs to know about its flow when it is built.

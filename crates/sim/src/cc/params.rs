@@ -69,11 +69,7 @@ impl ParamDefault {
 impl ParamKind {
     pub fn describe(&self) -> String {
         match self {
-            ParamKind::Float {
-                min,
-                max,
-                min_exclusive,
-            } => {
+            ParamKind::Float { min, max, min_exclusive } => {
                 let lo = if *min_exclusive { "(" } else { "[" };
                 format!("number in {lo}{min}, {max}]")
             }
@@ -92,10 +88,8 @@ pub struct Params {
 }
 
 impl Params {
-    pub fn with_defaults(specs: &[ParamSpec]) -> Params {
-        Params {
-            values: specs.iter().map(|s| (s.name, s.default.value())).collect(),
-        }
+    pub fn with_defaults<'a>(specs: impl IntoIterator<Item = &'a ParamSpec>) -> Params {
+        Params { values: specs.into_iter().map(|s| (s.name, s.default.value())).collect() }
     }
 
     pub fn set(&mut self, name: &'static str, v: ParamValue) {

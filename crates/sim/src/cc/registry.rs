@@ -1,12 +1,14 @@
 //! The table of algorithms a scenario may name, with their parameter schemas.
 
+use super::alt::Alt;
 use super::params::{ParamKind, ParamSpec, Params};
-use super::{newreno, reno, CongestionControl, FlowContext};
+use super::{fast, newreno, reno, rrfast, rttbased, vegas, vfast, CongestionControl, FlowContext};
 
 pub struct AlgorithmInfo {
     pub name: &'static str,
     pub description: &'static str,
-    pub params: &'static [ParamSpec],
+    /// Parameter groups: a composed algorithm lists its host's group and its own (VFAST = FAST + filter).
+    pub param_groups: &'static [&'static [ParamSpec]],
     pub build: fn(&Params, &FlowContext) -> Box<dyn CongestionControl>,
     /// Extra bytes each ACK carries (ALT's receiver timestamps: 10 bytes, P004 §III).
     pub ack_extra_bytes: u32,
@@ -16,18 +18,84 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
     AlgorithmInfo {
         name: "reno",
         description: "TCP Reno (RFC 5681): slow start, AIMD, fast retransmit and fast recovery ending on the first new ACK",
-        params: reno::PARAMS,
+        param_groups: &[reno::PARAMS],
         build: reno::build_reno,
         ack_extra_bytes: 0,
     },
     AlgorithmInfo {
         name: "newreno",
         description: "TCP NewReno (RFC 6582): Reno with partial-ACK recovery of several losses per window",
-        params: reno::PARAMS,
+        param_groups: &[reno::PARAMS],
         build: newreno::build,
         ack_extra_bytes: 0,
     },
+    AlgorithmInfo {
+        name: "vegas",
+        description: "TCP Vegas: per-RTT +-1 on the queued-packet estimate against alpha/beta, safe slow start (gamma)",
+        param_groups: &[vegas::PARAMS],
+        build: vegas::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "fast",
+        description: "FAST TCP as the ns-2 module the papers used: equation-based window keeping alpha packets queued",
+        param_groups: &[fast::PARAMS],
+        build: fast::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "vfast",
+        description: "VFAST (P000): FAST with an asymmetric EWMA of RTT (psi 0.75 rising, 0.5 falling)",
+        param_groups: vfast::GROUPS,
+        build: vfast::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "rrfast",
+        description: "RRFast (P002): FAST that recognises a longer new route after a cut and resets baseRTT",
+        param_groups: rrfast::GROUPS,
+        build: rrfast::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "rttbased",
+        description: "RTT-based TCP (P001): doubling increments, RTT threshold, virtual queue occupancy, K = 0.25 reduction",
+        param_groups: &[rttbased::PARAMS],
+        build: rttbased::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "vegas-alt",
+        description: "Vegas with ALT (P004): RTT = forward trip + minimum backward trip from receiver timestamps",
+        param_groups: &[vegas::PARAMS],
+        build: |p, ctx| Alt::wrap(vegas::build(p, ctx)),
+        ack_extra_bytes: ALT_OPTION_BYTES,
+    },
+    AlgorithmInfo {
+        name: "fast-alt",
+        description: "FAST with ALT (P004): RTT = forward trip + minimum backward trip from receiver timestamps",
+        param_groups: &[fast::PARAMS],
+        build: |p, ctx| Alt::wrap(fast::build(p, ctx)),
+        ack_extra_bytes: ALT_OPTION_BYTES,
+    },
 ];
+
+/// ALT's timestamp option: ACKs grow from 40 to 50 bytes (P004 §III).
+const ALT_OPTION_BYTES: u32 = 10;
+
+impl AlgorithmInfo {
+    pub fn params(&self) -> impl Iterator<Item = &'static ParamSpec> {
+        self.param_groups.iter().flat_map(|g| g.iter())
+    }
+
+    pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
+        self.params().find(|p| p.name == name)
+    }
+
+    pub fn defaults(&self) -> Params {
+        Params::with_defaults(self.params())
+    }
+}
 
 pub fn algorithms() -> &'static [AlgorithmInfo] {
     ALGORITHMS
@@ -43,8 +111,7 @@ pub fn registry_json() -> serde_json::Value {
         .iter()
         .map(|a| {
             let params: Vec<serde_json::Value> = a
-                .params
-                .iter()
+                .params()
                 .map(|p| {
                     serde_json::json!({
                         "name": p.name,
@@ -75,22 +142,14 @@ mod tests {
     #[test]
     fn every_algorithm_builds_with_defaults_and_documents_its_parameters() {
         for a in algorithms() {
-            for p in a.params {
-                assert!(
-                    !p.description.is_empty() && !p.source.is_empty(),
-                    "{}.{}",
-                    a.name,
-                    p.name
-                );
+            let mut names: Vec<&str> = a.params().map(|p| p.name).collect();
+            for p in a.params() {
+                assert!(!p.description.is_empty() && !p.source.is_empty(), "{}.{}", a.name, p.name);
             }
-            let params = Params::with_defaults(a.params);
-            let cc = (a.build)(
-                &params,
-                &FlowContext {
-                    mss_bytes: 960,
-                    initial_window: 2.0,
-                },
-            );
+            names.sort_unstable();
+            assert!(names.windows(2).all(|w| w[0] != w[1]), "{}: duplicate parameter names", a.name);
+            let params = a.defaults();
+            let cc = (a.build)(&params, &FlowContext { mss_bytes: 960, initial_window: 2.0 });
             assert!(cc.window() > 0.0, "{}", a.name);
         }
     }

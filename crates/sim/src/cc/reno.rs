@@ -24,11 +24,7 @@ pub struct Reno {
 
 impl Reno {
     pub fn new(p: &Params, ctx: &FlowContext, partial_ack_recovery: bool) -> Reno {
-        Reno {
-            cwnd: ctx.initial_window,
-            ssthresh: p.num("initial_ssthresh"),
-            partial_ack_recovery,
-        }
+        Reno { cwnd: ctx.initial_window, ssthresh: p.num("initial_ssthresh"), partial_ack_recovery }
     }
 }
 

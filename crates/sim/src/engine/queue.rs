@@ -64,11 +64,7 @@ impl EventQueue {
 
     #[inline]
     pub fn schedule(&mut self, time: Time, event: Event) {
-        self.heap.push(Entry {
-            time,
-            seq: self.next_seq,
-            event,
-        });
+        self.heap.push(Entry { time, seq: self.next_seq, event });
         self.next_seq += 1;
     }
 
@@ -100,12 +96,7 @@ mod tests {
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(
             order,
-            vec![
-                (1, Event::Rto(1)),
-                (1, Event::Rto(3)),
-                (5, Event::Sample),
-                (5, Event::Rto(2))
-            ]
+            vec![(1, Event::Rto(1)), (1, Event::Rto(3)), (5, Event::Sample), (5, Event::Rto(2))]
         );
     }
 }

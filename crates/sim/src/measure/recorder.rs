@@ -6,15 +6,8 @@ use crate::scenario::Scenario;
 use crate::sim::{Flow, Source};
 use crate::time::{secs, Time};
 
-pub const FLOW_METRICS: &[&str] = &[
-    "cwnd_pkts",
-    "rtt_s",
-    "srtt_s",
-    "base_rtt_s",
-    "rate_bps",
-    "inflight_pkts",
-    "ssthresh_pkts",
-];
+pub const FLOW_METRICS: &[&str] =
+    &["cwnd_pkts", "rtt_s", "srtt_s", "base_rtt_s", "rate_bps", "inflight_pkts", "ssthresh_pkts"];
 pub const LINK_METRICS: &[&str] = &["queue_pkts", "throughput_bps", "drops"];
 pub const TRAFFIC_METRICS: &[&str] = &["rate_bps"];
 
@@ -31,7 +24,9 @@ pub struct Recorder {
     pub series: Vec<Series>,
     /// Link directions that appear on some route, in index order, with their first series.
     link_dirs: Vec<(u32, usize)>,
-    flow_base: usize,
+    /// First series of each flow (standard metrics, then the algorithm's extra ones).
+    flow_base: Vec<usize>,
+    extra_buf: Vec<f64>,
     traffic_base: usize,
     last_flow_bits: Vec<u64>,
     last_link_bits: Vec<u64>,
@@ -43,25 +38,19 @@ pub struct Recorder {
 /// How a link direction is named in outputs: "<link id>:a->b" or "<link id>:b->a".
 pub fn link_dir_name(s: &Scenario, d: u32) -> (String, &'static str) {
     let l = &s.links[(d / 2) as usize];
-    (
-        l.id.clone(),
-        if d.is_multiple_of(2) { "a->b" } else { "b->a" },
-    )
+    (l.id.clone(), if d.is_multiple_of(2) { "a->b" } else { "b->a" })
 }
 
 impl Recorder {
-    pub fn new(s: &Scenario, routes: &Routes) -> Recorder {
+    pub fn new(s: &Scenario, routes: &Routes, flows: &[Flow]) -> Recorder {
         let n_samples = (s.duration / s.sample_interval.max(1)) as usize + 1;
         let mut series = Vec::new();
-        let flow_base = 0;
-        for f in &s.flows {
-            for m in FLOW_METRICS {
-                series.push(Series {
-                    kind: "flow",
-                    id: f.id.clone(),
-                    metric: m,
-                    values: Vec::with_capacity(n_samples),
-                });
+        let mut flow_base = Vec::with_capacity(flows.len());
+        for (f, fl) in s.flows.iter().zip(flows) {
+            flow_base.push(series.len());
+            for m in FLOW_METRICS.iter().chain(fl.sender.cc.extra_metrics()) {
+                let values = Vec::with_capacity(n_samples);
+                series.push(Series { kind: "flow", id: f.id.clone(), metric: m, values });
             }
         }
         let mut used = vec![false; s.links.len() * 2];
@@ -102,6 +91,7 @@ impl Recorder {
             series,
             link_dirs,
             flow_base,
+            extra_buf: Vec::new(),
             traffic_base,
             last_flow_bits: vec![0; s.flows.len()],
             last_link_bits: vec![0; s.links.len() * 2],
@@ -132,14 +122,12 @@ impl Recorder {
                 base.map_or(nan, secs),
                 rate,
                 s.inflight() as f64,
-                if ssthresh.is_finite() && ssthresh < 1e9 {
-                    ssthresh
-                } else {
-                    nan
-                },
+                if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
             ];
-            let b = self.flow_base + i * FLOW_METRICS.len();
-            for (k, v) in vals.iter().enumerate() {
+            self.extra_buf.clear();
+            s.cc.extra_values(&mut self.extra_buf);
+            let b = self.flow_base[i];
+            for (k, v) in vals.iter().chain(&self.extra_buf).enumerate() {
                 self.series[b + k].values.push(*v);
             }
         }

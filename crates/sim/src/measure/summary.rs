@@ -45,11 +45,8 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
         let goodput = per_s(fl.goodput_bytes(spec.bytes) as f64 * 8.0);
         let tr = s.cc.trace();
         let cwnd_time = s.stats.cwnd_since.min(end).saturating_sub(fl.start);
-        let mean_cwnd = if cwnd_time > 0 && s.started {
-            s.stats.cwnd_integral / cwnd_time as f64
-        } else {
-            s.cc.window()
-        };
+        let mean_cwnd =
+            if cwnd_time > 0 && s.started { s.stats.cwnd_integral / cwnd_time as f64 } else { s.cc.window() };
         flows.push(json!({
             "id": spec.id,
             "algorithm": spec.algorithm.name,
@@ -76,11 +73,7 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
             whole_run.push(throughput);
         }
     }
-    let fair_set = if whole_run.is_empty() {
-        &all
-    } else {
-        &whole_run
-    };
+    let fair_set = if whole_run.is_empty() { &all } else { &whole_run };
     let mut links = Vec::new();
     for (d, l) in sim.links.iter().enumerate() {
         let st = &l.stats;

@@ -97,24 +97,14 @@ impl LinkDir {
     }
 
     fn queue_bytes_from(&self, k: usize) -> u64 {
-        let before = if k == 0 {
-            self.popped_cum_bytes
-        } else {
-            self.ring[k - 1].cum_bytes
-        };
+        let before = if k == 0 { self.popped_cum_bytes } else { self.ring[k - 1].cum_bytes };
         self.bytes_accepted - before
     }
 
     /// Offers a packet to this direction at `now`. `deterministic_drop` is true when the packet matches an
     /// entry of the drop list (decided by the caller, who knows the packet's flow and sequence number).
     #[inline]
-    pub fn enqueue(
-        &mut self,
-        now: Time,
-        pkt: u32,
-        size: u32,
-        deterministic_drop: bool,
-    ) -> Enqueued {
+    pub fn enqueue(&mut self, now: Time, pkt: u32, size: u32, deterministic_drop: bool) -> Enqueued {
         if !self.up {
             self.stats.queue_drops += 1;
             return Enqueued::Dropped;
@@ -193,13 +183,8 @@ impl LinkDir {
 
     /// Bits whose serialisation finished by `t` (for per-interval link throughput).
     pub fn bits_finished_by(&self, t: Time) -> u64 {
-        let pending: u64 = self
-            .ring
-            .iter()
-            .rev()
-            .take_while(|e| e.finish > t)
-            .map(|e| e.size as u64 * 8)
-            .sum();
+        let pending: u64 =
+            self.ring.iter().rev().take_while(|e| e.finish > t).map(|e| e.size as u64 * 8).sum();
         self.stats.bits_sent - pending
     }
 
@@ -217,11 +202,7 @@ impl LinkDir {
 
     fn reschedule_waiting(&mut self, now: Time) {
         let k = self.first_waiting(now);
-        let mut free_at = if k == 0 {
-            now
-        } else {
-            self.ring[k - 1].finish.max(now)
-        };
+        let mut free_at = if k == 0 { now } else { self.ring[k - 1].finish.max(now) };
         let mut last_arrive = if k == 0 { 0 } else { self.ring[k - 1].arrive };
         for e in self.ring.iter_mut().skip(k) {
             let old_ser = e.finish - e.start;
@@ -285,30 +266,15 @@ mod tests {
 
     fn link(cap: u64) -> LinkDir {
         // 8 Mbps: a 1000-byte packet takes 1 ms; 10 ms propagation.
-        LinkDir::new(
-            8e6,
-            10_000_000,
-            Buffer::Packets(cap),
-            0.0,
-            Rng::stream(1, "t"),
-        )
+        LinkDir::new(8e6, 10_000_000, Buffer::Packets(cap), 0.0, Rng::stream(1, "t"))
     }
 
     #[test]
     fn fifo_schedule_and_queue_occupancy() {
         let mut l = link(2);
-        assert!(matches!(
-            l.enqueue(0, 0, 1000, false),
-            Enqueued::Accepted(Some(11_000_000))
-        ));
-        assert!(matches!(
-            l.enqueue(0, 1, 1000, false),
-            Enqueued::Accepted(None)
-        ));
-        assert!(matches!(
-            l.enqueue(0, 2, 1000, false),
-            Enqueued::Accepted(None)
-        ));
+        assert!(matches!(l.enqueue(0, 0, 1000, false), Enqueued::Accepted(Some(11_000_000))));
+        assert!(matches!(l.enqueue(0, 1, 1000, false), Enqueued::Accepted(None)));
+        assert!(matches!(l.enqueue(0, 2, 1000, false), Enqueued::Accepted(None)));
         // Two waiting (capacity 2), one in service: the fourth is dropped.
         assert!(matches!(l.enqueue(0, 3, 1000, false), Enqueued::Dropped));
         assert_eq!(l.queue_pkts(0), 2);
@@ -326,14 +292,8 @@ mod tests {
     #[test]
     fn byte_buffer_counts_bytes() {
         let mut l = LinkDir::new(8e6, 0, Buffer::Bytes(1500), 0.0, Rng::stream(1, "t"));
-        assert!(matches!(
-            l.enqueue(0, 0, 1000, false),
-            Enqueued::Accepted(_)
-        ));
-        assert!(matches!(
-            l.enqueue(0, 1, 1000, false),
-            Enqueued::Accepted(_)
-        ));
+        assert!(matches!(l.enqueue(0, 0, 1000, false), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, 1, 1000, false), Enqueued::Accepted(_)));
         assert!(matches!(l.enqueue(0, 2, 600, false), Enqueued::Dropped));
         assert!(matches!(l.enqueue(0, 3, 500, false), Enqueued::Accepted(_)));
     }
@@ -345,8 +305,7 @@ mod tests {
             l.enqueue(0, i, 1000, false);
         }
         l.set_rate(500_000, 16e6);
-        let arrivals: Vec<_> =
-            std::iter::from_fn(|| l.pop_arrived(u64::MAX).map(|e| e.arrive)).collect();
+        let arrivals: Vec<_> = std::iter::from_fn(|| l.pop_arrived(u64::MAX).map(|e| e.arrive)).collect();
         // First packet keeps 1 ms; the others take 0.5 ms each after it.
         assert_eq!(arrivals, vec![11_000_000, 11_500_000, 12_000_000]);
     }
@@ -358,10 +317,7 @@ mod tests {
             l.enqueue(0, i, 1000, false);
         }
         assert_eq!(l.take_down(500_000), vec![0, 1, 2]);
-        assert!(matches!(
-            l.enqueue(600_000, 4, 1000, false),
-            Enqueued::Dropped
-        ));
+        assert!(matches!(l.enqueue(600_000, 4, 1000, false), Enqueued::Dropped));
         assert_eq!(l.in_flight(), 0);
     }
 }

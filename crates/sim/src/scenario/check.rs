@@ -13,10 +13,7 @@ pub struct Checker {
 
 impl Checker {
     pub fn new(file: &str) -> Self {
-        Checker {
-            file: file.to_string(),
-            errors: Vec::new(),
-        }
+        Checker { file: file.to_string(), errors: Vec::new() }
     }
 
     pub fn error(&mut self, line: Option<u32>, path: &str, message: impl AsRef<str>) {
@@ -59,11 +56,7 @@ impl<'a> Table<'a> {
                 used: vec![false; entries.len()],
             }),
             other => {
-                ck.error(
-                    node.line,
-                    path,
-                    format!("must be a table, not {}", other.type_name()),
-                );
+                ck.error(node.line, path, format!("must be a table, not {}", other.type_name()));
                 None
             }
         }
@@ -93,11 +86,7 @@ impl<'a> Table<'a> {
                 } else {
                     format!("; allowed keys: {}", allowed.join(", "))
                 };
-                ck.error(
-                    node.line,
-                    &join(&self.path, k),
-                    format!("unknown key{hint}"),
-                );
+                ck.error(node.line, &join(&self.path, k), format!("unknown key{hint}"));
             }
         }
     }
@@ -147,24 +136,12 @@ impl<'a> Table<'a> {
 
     pub fn rate(&mut self, key: &str, ck: &mut Checker) -> Option<f64> {
         let n = self.node(key)?;
-        with_unit(
-            n,
-            &self.key_path(key),
-            ck,
-            units::rate_from_str,
-            "a rate such as '100Mbps'",
-        )
+        with_unit(n, &self.key_path(key), ck, units::rate_from_str, "a rate such as '100Mbps'")
     }
 
     pub fn size(&mut self, key: &str, ck: &mut Checker) -> Option<f64> {
         let n = self.node(key)?;
-        with_unit(
-            n,
-            &self.key_path(key),
-            ck,
-            units::size_from_str,
-            "a size such as '1500B'",
-        )
+        with_unit(n, &self.key_path(key), ck, units::size_from_str, "a size such as '1500B'")
     }
 }
 
@@ -172,11 +149,7 @@ pub fn as_string(n: &Node, path: &str, ck: &mut Checker) -> Option<String> {
     match &n.value {
         Value::Str(s) => Some(s.clone()),
         other => {
-            ck.error(
-                n.line,
-                path,
-                format!("must be a string, not {}", other.type_name()),
-            );
+            ck.error(n.line, path, format!("must be a string, not {}", other.type_name()));
             None
         }
     }
@@ -187,11 +160,7 @@ pub fn as_number(n: &Node, path: &str, ck: &mut Checker) -> Option<f64> {
         Value::Int(i) => *i as f64,
         Value::Float(f) => *f,
         other => {
-            ck.error(
-                n.line,
-                path,
-                format!("must be a number, not {}", other.type_name()),
-            );
+            ck.error(n.line, path, format!("must be a number, not {}", other.type_name()));
             return None;
         }
     };
@@ -207,11 +176,7 @@ pub fn as_integer(n: &Node, path: &str, min: i64, max: i64, ck: &mut Checker) ->
         Value::Int(i) => *i,
         Value::Float(f) if f.fract() == 0.0 && f.is_finite() && f.abs() < 9e15 => *f as i64,
         other => {
-            ck.error(
-                n.line,
-                path,
-                format!("must be an integer, not {}", other.type_name()),
-            );
+            ck.error(n.line, path, format!("must be an integer, not {}", other.type_name()));
             return None;
         }
     };
@@ -250,10 +215,7 @@ pub fn as_duration(n: &Node, path: &str, ck: &mut Checker) -> Option<Time> {
         Value::Int(i) => units::duration_from_secs(*i as f64),
         Value::Float(f) => units::duration_from_secs(*f),
         Value::Str(s) => units::duration_from_str(s),
-        other => Err(format!(
-            "must be a duration such as '20ms', not {}",
-            other.type_name()
-        )),
+        other => Err(format!("must be a duration such as '20ms', not {}", other.type_name())),
     };
     match r {
         Ok(v) => Some(v),
@@ -268,16 +230,9 @@ pub fn as_duration(n: &Node, path: &str, ck: &mut Checker) -> Option<Time> {
 pub fn array<'a>(n: Option<&'a Node>, path: &str, ck: &mut Checker) -> &'a [Node] {
     match n {
         None => &[],
-        Some(Node {
-            value: Value::Array(items),
-            ..
-        }) => items,
+        Some(Node { value: Value::Array(items), .. }) => items,
         Some(other) => {
-            ck.error(
-                other.line,
-                path,
-                format!("must be an array, not {}", other.value.type_name()),
-            );
+            ck.error(other.line, path, format!("must be an array, not {}", other.value.type_name()));
             &[]
         }
     }

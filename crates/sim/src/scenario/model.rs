@@ -63,6 +63,8 @@ pub struct TransportConfig {
     pub initial_window: f64,
     pub receiver_window: u64,
     pub dupack_threshold: u32,
+    /// Receiver clock minus sender clock, nanoseconds (only ALT's receiver timestamps see it).
+    pub receiver_clock_offset: i64,
 }
 
 impl Default for TransportConfig {
@@ -76,6 +78,7 @@ impl Default for TransportConfig {
             initial_window: 1.0,
             receiver_window: 100_000,
             dupack_threshold: 3,
+            receiver_clock_offset: 0,
         }
     }
 }
@@ -113,14 +116,8 @@ impl std::fmt::Debug for FlowSpec {
 
 #[derive(Clone, Debug)]
 pub enum TrafficKind {
-    Cbr {
-        rate_bps: f64,
-    },
-    OnOff {
-        rate_bps: f64,
-        mean_on: Time,
-        mean_off: Time,
-    },
+    Cbr { rate_bps: f64 },
+    OnOff { rate_bps: f64, mean_on: Time, mean_off: Time },
 }
 
 #[derive(Clone, Debug)]

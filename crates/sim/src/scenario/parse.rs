@@ -63,33 +63,12 @@ const TRANSPORT_KEYS: &[&str] = &[
     "initial_window",
     "receiver_window",
     "dupack_threshold",
+    "receiver_clock_offset",
 ];
-const TRAFFIC_KEYS: &[&str] = &[
-    "id",
-    "kind",
-    "src",
-    "dst",
-    "rate",
-    "packet_size",
-    "start",
-    "stop",
-    "mean_on",
-    "mean_off",
-    "path",
-];
-const EVENT_KEYS: &[&str] = &[
-    "at",
-    "kind",
-    "flow",
-    "path",
-    "reverse_path",
-    "link",
-    "direction",
-    "bandwidth",
-    "delay",
-    "loss",
-    "up",
-];
+const TRAFFIC_KEYS: &[&str] =
+    &["id", "kind", "src", "dst", "rate", "packet_size", "start", "stop", "mean_on", "mean_off", "path"];
+const EVENT_KEYS: &[&str] =
+    &["at", "kind", "flow", "path", "reverse_path", "link", "direction", "bandwidth", "delay", "loss", "up"];
 
 /// Largest duration we accept for a run: beyond this the nanosecond clock is still fine, but nothing useful
 /// can be simulated packet by packet.
@@ -119,9 +98,7 @@ fn valid_id(s: &str) -> Result<(), String> {
     if s.chars().count() > 128 {
         return Err("must be at most 128 characters".into());
     }
-    if s.chars()
-        .any(|c| c.is_control() || c.is_whitespace() || c == ',' || c == '"')
-    {
+    if s.chars().any(|c| c.is_control() || c.is_whitespace() || c == ',' || c == '"') {
         return Err(format!(
             "'{}' may not contain spaces, commas, quotes or control characters",
             s.escape_debug()
@@ -146,11 +123,7 @@ fn read_id(t: &mut Table, key: &str, default: String, ck: &mut Checker) -> Strin
 
 fn positive(ck: &mut Checker, t: &Table, key: &str, line: Option<u32>, v: f64, what: &str) -> bool {
     if v <= 0.0 {
-        ck.error(
-            line,
-            &t.key_path(key),
-            format!("{what} must be greater than zero"),
-        );
+        ck.error(line, &t.key_path(key), format!("{what} must be greater than zero"));
         return false;
     }
     true
@@ -183,11 +156,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             None
         }
         Some(d) if d as f64 / NS_PER_SEC as f64 > MAX_DURATION_S => {
-            ck.error(
-                duration_line,
-                "duration",
-                format!("must be at most {MAX_DURATION_S} seconds"),
-            );
+            ck.error(duration_line, "duration", format!("must be at most {MAX_DURATION_S} seconds"));
             None
         }
         d => d,
@@ -199,11 +168,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     if let (Some(p), Some(h)) = (packet_size, header_size) {
         if h >= p {
             let l = line_of(&mut top, "header_size");
-            ck.error(
-                l,
-                "header_size",
-                format!("{h} leaves no payload in a {p}-byte packet"),
-            );
+            ck.error(l, "header_size", format!("{h} leaves no payload in a {p}-byte packet"));
         }
     }
     let sample_interval = top.duration("sample_interval", &mut ck);
@@ -214,19 +179,11 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             None
         }
         (Some(s), Some(d)) if s > d => {
-            ck.error(
-                si_line,
-                "sample_interval",
-                "is longer than the run's duration",
-            );
+            ck.error(si_line, "sample_interval", "is longer than the run's duration");
             None
         }
         (Some(s), Some(d)) if d / s > 10_000_000 => {
-            ck.error(
-                si_line,
-                "sample_interval",
-                "would record more than 10 million samples per series",
-            );
+            ck.error(si_line, "sample_interval", "would record more than 10 million samples per series");
             None
         }
         (Some(s), _) => Some(s),
@@ -240,10 +197,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     };
 
     // Links create the nodes.
-    let mut nodes = Nodes {
-        names: Vec::new(),
-        index: HashMap::new(),
-    };
+    let mut nodes = Nodes { names: Vec::new(), index: HashMap::new() };
     let link_nodes = array(top.node("links"), "links", &mut ck);
     let mut links: Vec<LinkSpec> = Vec::new();
     let mut link_lines: Vec<Option<u32>> = Vec::new();
@@ -251,13 +205,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     let mut pending_drops: Vec<(usize, usize, String, u64, String, Option<u32>)> = Vec::new();
     let mut link_ids: HashMap<String, usize> = HashMap::new();
     let mut pair_seen: HashMap<(NodeId, NodeId), usize> = HashMap::new();
-    let links_is_array = matches!(
-        top.node("links"),
-        None | Some(Node {
-            value: Value::Array(_),
-            ..
-        })
-    );
+    let links_is_array = matches!(top.node("links"), None | Some(Node { value: Value::Array(_), .. }));
     if link_nodes.is_empty() && links_is_array {
         ck.error(top.line, "links", "at least one link is required");
     }
@@ -266,12 +214,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         let Some(mut t) = Table::new(ln, &path, &mut ck) else {
             continue;
         };
-        let a = t
-            .required("a", &mut ck)
-            .and_then(|n| as_string(n, &join(&path, "a"), &mut ck));
-        let b = t
-            .required("b", &mut ck)
-            .and_then(|n| as_string(n, &join(&path, "b"), &mut ck));
+        let a = t.required("a", &mut ck).and_then(|n| as_string(n, &join(&path, "a"), &mut ck));
+        let b = t.required("b", &mut ck).and_then(|n| as_string(n, &join(&path, "b"), &mut ck));
         let default_id = match (&a, &b) {
             (Some(a), Some(b)) => format!("{a}-{b}"),
             _ => format!("link{i}"),
@@ -302,17 +246,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 );
             }
         }
-        let fwd = direction(
-            &mut t,
-            "",
-            "bandwidth",
-            "delay",
-            "buffer",
-            "buffer_bytes",
-            "loss",
-            None,
-            &mut ck,
-        );
+        let fwd =
+            direction(&mut t, "", "bandwidth", "delay", "buffer", "buffer_bytes", "loss", None, &mut ck);
         let rev = direction(
             &mut t,
             "reverse_",
@@ -331,9 +266,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 let Some(mut it) = Table::new(item, &ipath, &mut ck) else {
                     continue;
                 };
-                let flow = it
-                    .required("flow", &mut ck)
-                    .and_then(|n| as_string(n, &join(&ipath, "flow"), &mut ck));
+                let flow =
+                    it.required("flow", &mut ck).and_then(|n| as_string(n, &join(&ipath, "flow"), &mut ck));
                 let seq = it
                     .required("seq", &mut ck)
                     .and_then(|n| as_integer(n, &join(&ipath, "seq"), 0, i64::MAX, &mut ck));
@@ -345,11 +279,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         }
         t.finish(&mut ck, LINK_KEYS);
         if let Some(&j) = link_ids.get(&id) {
-            ck.error(
-                ln.line,
-                &join(&path, "id"),
-                format!("duplicate link id '{id}' (also links[{j}])"),
-            );
+            ck.error(ln.line, &join(&path, "id"), format!("duplicate link id '{id}' (also links[{j}])"));
         }
         link_ids.insert(id.clone(), i);
         if let (Some(a), Some(b), Some(fwd), Some(rev)) = (a, b, fwd, rev) {
@@ -364,12 +294,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                     );
                 } else {
                     pair_seen.insert(key, i);
-                    links.push(LinkSpec {
-                        id,
-                        a: na,
-                        b: nb,
-                        dir: [fwd, rev],
-                    });
+                    links.push(LinkSpec { id, a: na, b: nb, dir: [fwd, rev] });
                     link_lines.push(ln.line);
                 }
             }
@@ -383,21 +308,14 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     // Flows.
     let mut flows: Vec<FlowSpec> = Vec::new();
     let mut flow_ids: HashMap<String, usize> = HashMap::new();
-    for (i, fnode) in array(top.node("flows"), "flows", &mut ck)
-        .iter()
-        .enumerate()
-    {
+    for (i, fnode) in array(top.node("flows"), "flows", &mut ck).iter().enumerate() {
         let path = format!("flows[{i}]");
         let Some(mut t) = Table::new(fnode, &path, &mut ck) else {
             continue;
         };
         let id = read_id(&mut t, "id", format!("flow{i}"), &mut ck);
         if let Some(j) = flow_ids.get(&id) {
-            ck.error(
-                fnode.line,
-                &join(&path, "id"),
-                format!("duplicate flow id '{id}' (also flows[{j}])"),
-            );
+            ck.error(fnode.line, &join(&path, "id"), format!("duplicate flow id '{id}' (also flows[{j}])"));
         }
         flow_ids.insert(id.clone(), i);
         let alg_line = line_of(&mut t, "algorithm");
@@ -443,29 +361,11 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 "multistream connections (streams > 1) are not available in this version of delaycc",
             );
         }
-        let fpath = route(
-            &mut t,
-            "path",
-            src,
-            dst,
-            &graph,
-            &links,
-            &nodes,
-            &mut route_cache,
-            &mut ck,
-        );
+        let fpath = route(&mut t, "path", src, dst, &graph, &links, &nodes, &mut route_cache, &mut ck);
         let rpath = match t.node("reverse_path") {
-            Some(_) => route(
-                &mut t,
-                "reverse_path",
-                dst,
-                src,
-                &graph,
-                &links,
-                &nodes,
-                &mut route_cache,
-                &mut ck,
-            ),
+            Some(_) => {
+                route(&mut t, "reverse_path", dst, src, &graph, &links, &nodes, &mut route_cache, &mut ck)
+            }
             None => fpath.as_ref().map(|p| p.iter().rev().copied().collect()),
         };
         let params = match (algorithm, t.node("params")) {
@@ -488,9 +388,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             Some(start),
             Some(stop),
             Some(ack),
-        ) = (
-            algorithm, params, src, dst, fpath, rpath, start, stop, ack_size,
-        ) {
+        ) = (algorithm, params, src, dst, fpath, rpath, start, stop, ack_size)
+        {
             flows.push(FlowSpec {
                 id,
                 algorithm: alg,
@@ -511,11 +410,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     let flow_count = array(top.node("flows"), "flows", &mut ck).len();
     let traffic_count = array(top.node("traffic"), "traffic", &mut ck).len();
     if flow_count == 0 && traffic_count == 0 {
-        ck.error(
-            top.line,
-            "flows",
-            "the scenario has no flows and no traffic: nothing to simulate",
-        );
+        ck.error(top.line, "flows", "the scenario has no flows and no traffic: nothing to simulate");
     }
 
     for (li, dir, fid, seq, ipath, line) in pending_drops {
@@ -526,29 +421,20 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 }
             }
             Some(_) => {}
-            None => ck.error(
-                line,
-                &join(&ipath, "flow"),
-                format!("no flow has id '{fid}'"),
-            ),
+            None => ck.error(line, &join(&ipath, "flow"), format!("no flow has id '{fid}'")),
         }
     }
 
     // Other traffic.
     let mut traffic = Vec::new();
     let mut traffic_ids: HashMap<String, usize> = HashMap::new();
-    for (i, tn) in array(top.node("traffic"), "traffic", &mut ck)
-        .iter()
-        .enumerate()
-    {
+    for (i, tn) in array(top.node("traffic"), "traffic", &mut ck).iter().enumerate() {
         let path = format!("traffic[{i}]");
         let Some(mut t) = Table::new(tn, &path, &mut ck) else {
             continue;
         };
         let kind_line = line_of(&mut t, "kind");
-        let kind = t
-            .required("kind", &mut ck)
-            .and_then(|n| as_string(n, &join(&path, "kind"), &mut ck));
+        let kind = t.required("kind", &mut ck).and_then(|n| as_string(n, &join(&path, "kind"), &mut ck));
         let id = read_id(
             &mut t,
             "id",
@@ -572,28 +458,15 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             }
         }
         let rate_line = line_of(&mut t, "rate");
-        let rate = t
-            .required("rate", &mut ck)
-            .and_then(|_| t.rate("rate", &mut ck));
+        let rate = t.required("rate", &mut ck).and_then(|_| t.rate("rate", &mut ck));
         let rate = rate.filter(|r| positive(&mut ck, &t, "rate", rate_line, *r, "rate"));
-        let psize = sized(
-            &mut t,
-            "packet_size",
-            packet_size.unwrap_or(1000) as f64,
-            1.0,
-            1e6,
-            &mut ck,
-        );
+        let psize = sized(&mut t, "packet_size", packet_size.unwrap_or(1000) as f64, 1.0, 1e6, &mut ck);
         let (start, stop) = start_stop(&mut t, duration, &mut ck);
         let tkind = match kind.as_deref() {
             Some("cbr") => rate.map(|r| TrafficKind::Cbr { rate_bps: r }),
             Some("onoff") => {
-                let on = t
-                    .required("mean_on", &mut ck)
-                    .and_then(|_| t.duration("mean_on", &mut ck));
-                let off = t
-                    .required("mean_off", &mut ck)
-                    .and_then(|_| t.duration("mean_off", &mut ck));
+                let on = t.required("mean_on", &mut ck).and_then(|_| t.duration("mean_on", &mut ck));
+                let off = t.required("mean_off", &mut ck).and_then(|_| t.duration("mean_off", &mut ck));
                 for (k, v) in [("mean_on", on), ("mean_off", off)] {
                     if v == Some(0) {
                         let l = line_of(&mut t, k);
@@ -602,11 +475,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 }
                 match (rate, on, off) {
                     (Some(r), Some(on), Some(off)) if on > 0 && off > 0 => {
-                        Some(TrafficKind::OnOff {
-                            rate_bps: r,
-                            mean_on: on,
-                            mean_off: off,
-                        })
+                        Some(TrafficKind::OnOff { rate_bps: r, mean_on: on, mean_off: off })
                     }
                     _ => None,
                 }
@@ -629,67 +498,36 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 }
             }
         }
-        let tpath = route(
-            &mut t,
-            "path",
-            src,
-            dst,
-            &graph,
-            &links,
-            &nodes,
-            &mut route_cache,
-            &mut ck,
-        );
+        let tpath = route(&mut t, "path", src, dst, &graph, &links, &nodes, &mut route_cache, &mut ck);
         t.finish(&mut ck, TRAFFIC_KEYS);
         if let (Some(kind), Some(src), Some(dst), Some(ps), Some(start), Some(stop), Some(p)) =
             (tkind, src, dst, psize, start, stop, tpath)
         {
-            traffic.push(TrafficSpec {
-                id,
-                kind,
-                src,
-                dst,
-                packet_size: ps,
-                start,
-                stop,
-                path: p,
-            });
+            traffic.push(TrafficSpec { id, kind, src, dst, packet_size: ps, start, stop, path: p });
         }
     }
 
     // Timed events.
     let mut events = Vec::new();
-    for (i, en) in array(top.node("events"), "events", &mut ck)
-        .iter()
-        .enumerate()
-    {
+    for (i, en) in array(top.node("events"), "events", &mut ck).iter().enumerate() {
         let path = format!("events[{i}]");
         let Some(mut t) = Table::new(en, &path, &mut ck) else {
             continue;
         };
         let at_line = line_of(&mut t, "at");
-        let at = t
-            .required("at", &mut ck)
-            .and_then(|_| t.duration("at", &mut ck));
+        let at = t.required("at", &mut ck).and_then(|_| t.duration("at", &mut ck));
         if let (Some(a), Some(d)) = (at, duration) {
             if a >= d {
-                ck.error(
-                    at_line,
-                    &t.key_path("at"),
-                    "is not inside the run (it must be before `duration`)",
-                );
+                ck.error(at_line, &t.key_path("at"), "is not inside the run (it must be before `duration`)");
             }
         }
         let kind_line = line_of(&mut t, "kind");
-        let kind = t
-            .required("kind", &mut ck)
-            .and_then(|n| as_string(n, &join(&path, "kind"), &mut ck));
+        let kind = t.required("kind", &mut ck).and_then(|n| as_string(n, &join(&path, "kind"), &mut ck));
         let ev = match kind.as_deref() {
             Some("reroute") => {
                 let fl = line_of(&mut t, "flow");
-                let fid = t
-                    .required("flow", &mut ck)
-                    .and_then(|n| as_string(n, &join(&path, "flow"), &mut ck));
+                let fid =
+                    t.required("flow", &mut ck).and_then(|n| as_string(n, &join(&path, "flow"), &mut ck));
                 let fi = fid.and_then(|f| match flow_ids.get(&f) {
                     Some(&fi) if fi < flows.len() && flows[fi].id == f => Some(fi),
                     Some(_) => None,
@@ -705,34 +543,22 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 let has_p = t.has("path");
                 let has_rp = t.has("reverse_path");
                 if !has_p && !has_rp {
-                    ck.error(
-                        en.line,
-                        &path,
-                        "a reroute needs `path`, `reverse_path` or both",
-                    );
+                    ck.error(en.line, &path, "a reroute needs `path`, `reverse_path` or both");
                 }
-                let p = if has_p {
-                    explicit_route(&mut t, "path", s, d, &graph, &nodes, &mut ck)
-                } else {
-                    None
-                };
+                let p =
+                    if has_p { explicit_route(&mut t, "path", s, d, &graph, &nodes, &mut ck) } else { None };
                 let rp = if has_rp {
                     explicit_route(&mut t, "reverse_path", d, s, &graph, &nodes, &mut ck)
                 } else {
                     None
                 };
                 let ok = fi.is_some() && (!has_p || p.is_some()) && (!has_rp || rp.is_some());
-                fi.filter(|_| ok).map(|fi| EventKind::Reroute {
-                    flow: fi as u32,
-                    path: p,
-                    reverse_path: rp,
-                })
+                fi.filter(|_| ok).map(|fi| EventKind::Reroute { flow: fi as u32, path: p, reverse_path: rp })
             }
             Some("link") => {
                 let ll = line_of(&mut t, "link");
-                let lid = t
-                    .required("link", &mut ck)
-                    .and_then(|n| as_string(n, &join(&path, "link"), &mut ck));
+                let lid =
+                    t.required("link", &mut ck).and_then(|n| as_string(n, &join(&path, "link"), &mut ck));
                 let li = lid.and_then(|l| match links.iter().position(|x| x.id == l) {
                     Some(li) => Some(li),
                     None => {
@@ -761,15 +587,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 let delay = t.duration("delay", &mut ck);
                 let loss = probability(&mut t, "loss", &mut ck);
                 let up = t.boolean("up", &mut ck);
-                if !["bandwidth", "delay", "loss", "up"]
-                    .iter()
-                    .any(|k| t.has(k))
-                {
-                    ck.error(
-                        en.line,
-                        &path,
-                        "a link event needs at least one of bandwidth, delay, loss, up",
-                    );
+                if !["bandwidth", "delay", "loss", "up"].iter().any(|k| t.has(k)) {
+                    ck.error(en.line, &path, "a link event needs at least one of bandwidth, delay, loss, up");
                 }
                 match (li, dirs) {
                     (Some(li), Some(dirs)) => Some(EventKind::Link {
@@ -825,36 +644,21 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
 }
 
 /// A byte count with a default and bounds, e.g. packet_size.
-fn sized(
-    t: &mut Table,
-    key: &str,
-    default: f64,
-    min: f64,
-    max: f64,
-    ck: &mut Checker,
-) -> Option<u32> {
+fn sized(t: &mut Table, key: &str, default: f64, min: f64, max: f64, ck: &mut Checker) -> Option<u32> {
     if !t.has(key) {
         return Some(default as u32);
     }
     let l = line_of(t, key);
     let v = t.size(key, ck)?;
     if v.fract() != 0.0 {
-        ck.error(
-            l,
-            &t.key_path(key),
-            format!("{v} is not a whole number of bytes"),
-        );
+        ck.error(l, &t.key_path(key), format!("{v} is not a whole number of bytes"));
         return None;
     }
     if v < min || v > max {
         if v == 0.0 {
             ck.error(l, &t.key_path(key), "must be greater than zero");
         } else {
-            ck.error(
-                l,
-                &t.key_path(key),
-                format!("{v} bytes is out of range [{min}, {max}]"),
-            );
+            ck.error(l, &t.key_path(key), format!("{v} bytes is out of range [{min}, {max}]"));
         }
         return None;
     }
@@ -868,11 +672,7 @@ fn probability(t: &mut Table, key: &str, ck: &mut Checker) -> Option<Option<f64>
     let l = line_of(t, key);
     let v = t.number(key, ck)?;
     if !(0.0..=1.0).contains(&v) {
-        ck.error(
-            l,
-            &t.key_path(key),
-            format!("{v} is not a probability in [0, 1]"),
-        );
+        ck.error(l, &t.key_path(key), format!("{v} is not a probability in [0, 1]"));
         return None;
     }
     Some(Some(v))
@@ -893,8 +693,7 @@ fn direction(
     let reverse = !prefix.is_empty();
     let bl = line_of(t, bw_key);
     let bandwidth = if t.has(bw_key) {
-        t.rate(bw_key, ck)
-            .filter(|b| positive(ck, t, bw_key, bl, *b, "bandwidth"))
+        t.rate(bw_key, ck).filter(|b| positive(ck, t, bw_key, bl, *b, "bandwidth"))
     } else if reverse {
         forward.map(|f| f.bandwidth_bps)
     } else {
@@ -903,11 +702,7 @@ fn direction(
     };
     if let Some(b) = bandwidth {
         if b > 1e13 {
-            ck.error(
-                bl,
-                &t.key_path(bw_key),
-                "is above 10 Tbps, beyond what delaycc simulates",
-            );
+            ck.error(bl, &t.key_path(bw_key), "is above 10 Tbps, beyond what delaycc simulates");
         }
     }
     let delay = if t.has(delay_key) {
@@ -920,11 +715,7 @@ fn direction(
     };
     if t.has(buf_key) && t.has(bufb_key) {
         let l = line_of(t, bufb_key);
-        ck.error(
-            l,
-            &t.key_path(bufb_key),
-            format!("give either {buf_key} or {bufb_key}, not both"),
-        );
+        ck.error(l, &t.key_path(bufb_key), format!("give either {buf_key} or {bufb_key}, not both"));
     }
     let buffer = if t.has(buf_key) {
         let l = line_of(t, buf_key);
@@ -964,17 +755,9 @@ fn direction(
 
 /// A flow's or source's endpoint. Unknown names are reported only when every link was valid (otherwise the
 /// node may be one a rejected link would have created).
-fn endpoint(
-    t: &mut Table,
-    key: &str,
-    nodes: &Nodes,
-    links_valid: bool,
-    ck: &mut Checker,
-) -> Option<NodeId> {
+fn endpoint(t: &mut Table, key: &str, nodes: &Nodes, links_valid: bool, ck: &mut Checker) -> Option<NodeId> {
     let l = line_of(t, key);
-    let name = t
-        .required(key, ck)
-        .and_then(|n| as_string(n, &t.key_path(key), ck))?;
+    let name = t.required(key, ck).and_then(|n| as_string(n, &t.key_path(key), ck))?;
     match nodes.index.get(&name) {
         Some(&i) => Some(i),
         None if !links_valid => None,
@@ -989,30 +772,14 @@ fn endpoint(
     }
 }
 
-fn start_stop(
-    t: &mut Table,
-    duration: Option<Time>,
-    ck: &mut Checker,
-) -> (Option<Time>, Option<Time>) {
+fn start_stop(t: &mut Table, duration: Option<Time>, ck: &mut Checker) -> (Option<Time>, Option<Time>) {
     let sl = line_of(t, "start");
-    let start = if t.has("start") {
-        t.duration("start", ck)
-    } else {
-        Some(0)
-    };
+    let start = if t.has("start") { t.duration("start", ck) } else { Some(0) };
     let pl = line_of(t, "stop");
-    let stop = if t.has("stop") {
-        t.duration("stop", ck)
-    } else {
-        duration
-    };
+    let stop = if t.has("stop") { t.duration("stop", ck) } else { duration };
     if let (Some(s), Some(d)) = (start, duration) {
         if s >= d {
-            ck.error(
-                sl,
-                &t.key_path("start"),
-                "is not inside the run (it must be before `duration`)",
-            );
+            ck.error(sl, &t.key_path("start"), "is not inside the run (it must be before `duration`)");
             return (None, None);
         }
     }
@@ -1079,10 +846,7 @@ fn explicit_route(
             ck.error(
                 node.line,
                 &kp,
-                format!(
-                    "must end at '{}', not '{}'",
-                    nodes.names[d as usize], nodes.names[last as usize]
-                ),
+                format!("must end at '{}', not '{}'", nodes.names[d as usize], nodes.names[last as usize]),
             );
             return None;
         }
@@ -1131,19 +895,14 @@ fn route(
     if s == d || !graph.complete {
         return None;
     }
-    let paths = cache
-        .entry(s)
-        .or_insert_with(|| graph.shortest_from(s, links));
+    let paths = cache.entry(s).or_insert_with(|| graph.shortest_from(s, links));
     match &paths[d as usize] {
         Some(p) => Some(p.clone()),
         None => {
             ck.error(
                 t.line,
                 &t.key_path("dst"),
-                format!(
-                    "no route from '{}' to '{}'",
-                    nodes.names[s as usize], nodes.names[d as usize]
-                ),
+                format!("no route from '{}' to '{}'", nodes.names[s as usize], nodes.names[d as usize]),
             );
             None
         }
@@ -1164,11 +923,7 @@ fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker) -> 
     if let Some(v) = t.duration("initial_rto", ck) {
         c.initial_rto = v;
     }
-    for (k, v) in [
-        ("min_rto", c.min_rto),
-        ("initial_rto", c.initial_rto),
-        ("max_rto", c.max_rto),
-    ] {
+    for (k, v) in [("min_rto", c.min_rto), ("initial_rto", c.initial_rto), ("max_rto", c.max_rto)] {
         if t.has(k) && v == 0 {
             let l = line_of(&mut t, k);
             ck.error(l, &t.key_path(k), "must be greater than zero");
@@ -1188,11 +943,7 @@ fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker) -> 
         let l = line_of(&mut t, "initial_window");
         if let Some(v) = t.number("initial_window", ck) {
             if !(1.0..=1e7).contains(&v) {
-                ck.error(
-                    l,
-                    &t.key_path("initial_window"),
-                    format!("{v} is out of range [1, 1e7] packets"),
-                );
+                ck.error(l, &t.key_path("initial_window"), format!("{v} is out of range [1, 1e7] packets"));
             } else {
                 c.initial_window = v;
             }
@@ -1204,26 +955,28 @@ fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker) -> 
     if let Some(v) = t.integer("dupack_threshold", 1, 1000, ck) {
         c.dupack_threshold = v as u32;
     }
+    // Seconds, possibly negative: the receiver's clock is this much ahead of the sender's.
+    if t.has("receiver_clock_offset") {
+        let l = line_of(&mut t, "receiver_clock_offset");
+        if let Some(v) = t.number("receiver_clock_offset", ck) {
+            if v.abs() > 1e6 {
+                ck.error(l, &t.key_path("receiver_clock_offset"), "must be within ±1e6 seconds");
+            } else {
+                c.receiver_clock_offset = (v * 1e9).round() as i64;
+            }
+        }
+    }
     t.finish(ck, TRANSPORT_KEYS);
     c
 }
 
-fn params(
-    alg: &'static cc::AlgorithmInfo,
-    n: Option<&Node>,
-    path: &str,
-    ck: &mut Checker,
-) -> Params {
-    let mut p = Params::with_defaults(alg.params);
+fn params(alg: &'static cc::AlgorithmInfo, n: Option<&Node>, path: &str, ck: &mut Checker) -> Params {
+    let mut p = alg.defaults();
     let Some(n) = n else { return p };
     let Some(entries) = (match &n.value {
         Value::Table(e) => Some(e),
         other => {
-            ck.error(
-                n.line,
-                path,
-                format!("must be a table, not {}", other.type_name()),
-            );
+            ck.error(n.line, path, format!("must be a table, not {}", other.type_name()));
             None
         }
     }) else {
@@ -1231,37 +984,18 @@ fn params(
     };
     for (k, v) in entries {
         let kp = join(path, k);
-        let Some(spec) = alg.params.iter().find(|s| s.name == k) else {
-            let names: Vec<&str> = alg.params.iter().map(|s| s.name).collect();
-            let known = if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            };
-            ck.error(
-                v.line,
-                &kp,
-                format!(
-                    "unknown parameter for '{}'; its parameters: {known}",
-                    alg.name
-                ),
-            );
+        let Some(spec) = alg.param(k) else {
+            let names: Vec<&str> = alg.params().map(|s| s.name).collect();
+            let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+            ck.error(v.line, &kp, format!("unknown parameter for '{}'; its parameters: {known}", alg.name));
             continue;
         };
         let value = match spec.kind {
-            ParamKind::Float {
-                min,
-                max,
-                min_exclusive,
-            } => as_number(v, &kp, ck).and_then(|x| {
+            ParamKind::Float { min, max, min_exclusive } => as_number(v, &kp, ck).and_then(|x| {
                 let below = if min_exclusive { x <= min } else { x < min };
                 if below || x > max {
                     let lo = if min_exclusive { "(" } else { "[" };
-                    ck.error(
-                        v.line,
-                        &kp,
-                        format!("{x} is out of range {lo}{min}, {max}]"),
-                    );
+                    ck.error(v.line, &kp, format!("{x} is out of range {lo}{min}, {max}]"));
                     None
                 } else {
                     Some(ParamValue::Num(x))
@@ -1273,11 +1007,7 @@ fn params(
             ParamKind::Duration { min, max } => as_duration(v, &kp, ck).and_then(|d| {
                 let s = d as f64 / NS_PER_SEC as f64;
                 if s < min || s > max {
-                    ck.error(
-                        v.line,
-                        &kp,
-                        format!("{s}s is out of range [{min}s, {max}s]"),
-                    );
+                    ck.error(v.line, &kp, format!("{s}s is out of range [{min}s, {max}s]"));
                     None
                 } else {
                     Some(ParamValue::Num(s))
@@ -1286,11 +1016,7 @@ fn params(
             ParamKind::Bool => match &v.value {
                 Value::Bool(b) => Some(ParamValue::Bool(*b)),
                 other => {
-                    ck.error(
-                        v.line,
-                        &kp,
-                        format!("must be true or false, not {}", other.type_name()),
-                    );
+                    ck.error(v.line, &kp, format!("must be true or false, not {}", other.type_name()));
                     None
                 }
             },
@@ -1298,11 +1024,7 @@ fn params(
                 if choices.contains(&s.as_str()) {
                     Some(ParamValue::Str(s))
                 } else {
-                    ck.error(
-                        v.line,
-                        &kp,
-                        format!("'{s}' is not one of {}", choices.join(", ")),
-                    );
+                    ck.error(v.line, &kp, format!("'{s}' is not one of {}", choices.join(", ")));
                     None
                 }
             }),

@@ -22,18 +22,12 @@ impl Graph {
         for a in &mut adj {
             a.sort();
         }
-        Graph {
-            adj,
-            complete: true,
-        }
+        Graph { adj, complete: true }
     }
 
     /// The link direction from `u` to `v`, if they are linked.
     pub fn hop(&self, u: NodeId, v: NodeId) -> Option<(u32, u8)> {
-        self.adj[u as usize]
-            .iter()
-            .find(|(n, _, _)| *n == v)
-            .map(|(_, l, d)| (*l, *d))
+        self.adj[u as usize].iter().find(|(n, _, _)| *n == v).map(|(_, l, d)| (*l, *d))
     }
 
     /// Least-delay paths from `src` to every node (None where unreachable).
@@ -49,10 +43,7 @@ impl Graph {
                 continue;
             }
             for &(v, l, dir) in &self.adj[u as usize] {
-                let cand = (
-                    d.saturating_add(links[l as usize].dir[dir as usize].delay),
-                    h + 1,
-                );
+                let cand = (d.saturating_add(links[l as usize].dir[dir as usize].delay), h + 1);
                 if best[v as usize].is_none_or(|b| cand < b) {
                     best[v as usize] = Some(cand);
                     prev[v as usize] = Some(u);

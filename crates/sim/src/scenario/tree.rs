@@ -52,11 +52,7 @@ impl fmt::Display for SyntaxError {
 
 fn line_of(text: &str, offset: usize) -> u32 {
     let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count() as u32
-        + 1
+    text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() as u32 + 1
 }
 
 /// Parses TOML text into a tree carrying line numbers.
@@ -111,10 +107,7 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
             DeValue::Table(t) => Value::Table(
                 t.iter()
                     .map(|(k, item)| {
-                        Ok((
-                            k.get_ref().to_string(),
-                            convert(text, item.get_ref(), k.span().start)?,
-                        ))
+                        Ok((k.get_ref().to_string(), convert(text, item.get_ref(), k.span().start)?))
                     })
                     .collect::<Result<_, _>>()?,
             ),
@@ -125,17 +118,9 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
     let root = doc.get_ref();
     let entries = root
         .iter()
-        .map(|(k, item)| {
-            Ok((
-                k.get_ref().to_string(),
-                convert(text, item.get_ref(), k.span().start)?,
-            ))
-        })
+        .map(|(k, item)| Ok((k.get_ref().to_string(), convert(text, item.get_ref(), k.span().start)?)))
         .collect::<Result<_, SyntaxError>>()?;
-    Ok(Node {
-        value: Value::Table(entries),
-        line: None,
-    })
+    Ok(Node { value: Value::Table(entries), line: None })
 }
 
 /// Parses JSON text (an object) into a tree without line numbers.
@@ -143,10 +128,7 @@ pub fn from_json(text: &str) -> Result<Node, SyntaxError> {
     fn convert(v: &serde_json::Value) -> Result<Node, SyntaxError> {
         let value = match v {
             serde_json::Value::Null => {
-                return Err(SyntaxError {
-                    line: None,
-                    message: "null (None) is not a valid value".into(),
-                })
+                return Err(SyntaxError { line: None, message: "null (None) is not a valid value".into() })
             }
             serde_json::Value::Bool(b) => Value::Bool(*b),
             serde_json::Value::Number(n) => match n.as_i64() {
@@ -154,28 +136,18 @@ pub fn from_json(text: &str) -> Result<Node, SyntaxError> {
                 None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
             },
             serde_json::Value::String(s) => Value::Str(s.clone()),
-            serde_json::Value::Array(a) => {
-                Value::Array(a.iter().map(convert).collect::<Result<_, _>>()?)
-            }
+            serde_json::Value::Array(a) => Value::Array(a.iter().map(convert).collect::<Result<_, _>>()?),
             serde_json::Value::Object(o) => Value::Table(
-                o.iter()
-                    .map(|(k, v)| Ok((k.clone(), convert(v)?)))
-                    .collect::<Result<_, SyntaxError>>()?,
+                o.iter().map(|(k, v)| Ok((k.clone(), convert(v)?))).collect::<Result<_, SyntaxError>>()?,
             ),
         };
         Ok(Node { value, line: None })
     }
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| SyntaxError {
-        line: None,
-        message: e.to_string(),
-    })?;
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| SyntaxError { line: None, message: e.to_string() })?;
     convert(&v)
 }
 
 fn first_line(s: &str) -> String {
-    s.lines()
-        .next()
-        .unwrap_or("invalid TOML")
-        .trim()
-        .to_string()
+    s.lines().next().unwrap_or("invalid TOML").trim().to_string()
 }

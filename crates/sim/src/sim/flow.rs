@@ -19,6 +19,8 @@ pub struct Flow {
     pub tick_pending: bool,
     /// When the receiver got the last packet of a finite transfer.
     pub received_all_at: Option<Time>,
+    /// Receiver clock minus sender clock, nanoseconds (for ALT's timestamps).
+    pub rcv_clock_offset: i64,
 }
 
 impl Flow {
@@ -33,10 +35,7 @@ impl Flow {
         let payload = packet_size - header;
         Flow {
             sender,
-            receiver: Receiver::new(
-                spec.transport.delayed_ack,
-                spec.transport.delayed_ack_timeout,
-            ),
+            receiver: Receiver::new(spec.transport.delayed_ack, spec.transport.delayed_ack_timeout),
             fwd_route,
             rev_route,
             packet_size,
@@ -47,6 +46,7 @@ impl Flow {
             stop: spec.stop,
             tick_pending: false,
             received_all_at: None,
+            rcv_clock_offset: spec.transport.receiver_clock_offset,
         }
     }
 

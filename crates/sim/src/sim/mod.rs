@@ -96,43 +96,26 @@ impl Simulation {
                 initial_window: f.transport.initial_window,
             };
             let cc = (f.algorithm.build)(&f.params, &ctx);
-            let limit = f
-                .bytes
-                .map(|b| b.div_ceil((scenario.packet_size - scenario.header_size) as u64));
+            let limit = f.bytes.map(|b| b.div_ceil((scenario.packet_size - scenario.header_size) as u64));
             let sender = Sender::new(cc, &f.transport, limit);
-            flows.push(Flow::new(
-                f,
-                sender,
-                fwd,
-                rev,
-                scenario.packet_size,
-                scenario.header_size,
-            ));
+            flows.push(Flow::new(f, sender, fwd, rev, scenario.packet_size, scenario.header_size));
         }
         let mut sources = Vec::new();
         for t in &scenario.traffic {
             let r = routes.add(&route_dirs(&graph, &t.path));
-            sources.push(Source::new(
-                t,
-                r,
-                Rng::stream(scenario.seed, &format!("traffic:{}", t.id)),
-            ));
+            sources.push(Source::new(t, r, Rng::stream(scenario.seed, &format!("traffic:{}", t.id))));
         }
         let mut event_routes = Vec::new();
         for e in &scenario.events {
             event_routes.push(match &e.kind {
-                EventKind::Reroute {
-                    path, reverse_path, ..
-                } => (
+                EventKind::Reroute { path, reverse_path, .. } => (
                     path.as_ref().map(|p| routes.add(&route_dirs(&graph, p))),
-                    reverse_path
-                        .as_ref()
-                        .map(|p| routes.add(&route_dirs(&graph, p))),
+                    reverse_path.as_ref().map(|p| routes.add(&route_dirs(&graph, p))),
                 ),
                 _ => (None, None),
             });
         }
-        let recorder = Recorder::new(&scenario, &routes);
+        let recorder = Recorder::new(&scenario, &routes, &flows);
         let mut sim = Simulation {
             end: scenario.duration,
             scenario,
@@ -161,8 +144,7 @@ impl Simulation {
         for (i, e) in sim.scenario.events.iter().enumerate() {
             sim.queue.schedule(e.at, Event::Scenario(i as u32));
         }
-        sim.queue
-            .schedule(sim.scenario.sample_interval.min(sim.end), Event::Sample);
+        sim.queue.schedule(sim.scenario.sample_interval.min(sim.end), Event::Sample);
         sim
     }
 
@@ -323,8 +305,10 @@ impl Simulation {
             seq: fl.receiver.rcv_nxt,
             tx_time: echo.tx_time,
             inflight_at_send: echo.inflight_at_send,
-            rcv_arrival: echo.arrival,
-            rcv_leave: now,
+            // The receiver's clock runs `rcv_clock_offset` ahead of the sender's (wrapping arithmetic keeps
+            // negative offsets exact); ALT must work without knowing it.
+            rcv_arrival: echo.arrival.wrapping_add(fl.rcv_clock_offset as u64),
+            rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
         });
     }
 
@@ -335,7 +319,8 @@ impl Simulation {
             echo_tx_time: p.tx_time,
             echo_inflight: p.inflight_at_send,
             echo_retransmit: p.retransmit,
-            rtt_override: None,
+            rcv_arrival: p.rcv_arrival,
+            rcv_leave: p.rcv_leave,
         };
         self.flows[p.owner as usize].sender.on_ack(now, &input);
         self.after_sender(p.owner);
@@ -439,11 +424,10 @@ impl Simulation {
 
     fn on_sample(&mut self) {
         let now = self.now;
-        self.recorder
-            .sample(now, &self.flows, &self.links, &self.sources);
+        self.recorder.sample(now, &self.flows, &self.links, &self.sources);
         self.next_sample += 1;
-        let t = (self.next_sample as u128 * self.scenario.sample_interval as u128)
-            .min(u64::MAX as u128) as Time;
+        let t =
+            (self.next_sample as u128 * self.scenario.sample_interval as u128).min(u64::MAX as u128) as Time;
         if t <= self.end {
             self.queue.schedule(t, Event::Sample);
         }
@@ -463,14 +447,7 @@ impl Simulation {
                     fl.rev_route = r;
                 }
             }
-            EventKind::Link {
-                link,
-                dirs,
-                bandwidth_bps,
-                delay,
-                loss,
-                up,
-            } => {
+            EventKind::Link { link, dirs, bandwidth_bps, delay, loss, up } => {
                 for (d, on) in dirs.iter().enumerate() {
                     if !on {
                         continue;

@@ -28,11 +28,9 @@ impl Source {
     pub fn new(spec: &TrafficSpec, route: u32, rng: Rng) -> Source {
         let (rate, onoff) = match spec.kind {
             TrafficKind::Cbr { rate_bps } => (rate_bps, None),
-            TrafficKind::OnOff {
-                rate_bps,
-                mean_on,
-                mean_off,
-            } => (rate_bps, Some((secs(mean_on), secs(mean_off)))),
+            TrafficKind::OnOff { rate_bps, mean_on, mean_off } => {
+                (rate_bps, Some((secs(mean_on), secs(mean_off))))
+            }
         };
         Source {
             route,
@@ -72,11 +70,7 @@ impl Source {
         }
         self.k += 1;
         let next = self.epoch + (self.k as f64 * self.interval_ns).round() as Time;
-        let next = if next >= self.on_until {
-            self.on_until.max(now + 1)
-        } else {
-            next
-        };
+        let next = if next >= self.on_until { self.on_until.max(now + 1) } else { next };
         self.sent += 1;
         (true, Some(next).filter(|t| *t < self.stop))
     }

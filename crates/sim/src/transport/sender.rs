@@ -4,7 +4,7 @@
 //! which packets leave and when recovery starts and ends.
 
 use super::rto::RtoEstimator;
-use crate::cc::{AckEvent, CongestionControl, LossEvent};
+use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent};
 use crate::scenario::TransportConfig;
 use crate::time::Time;
 
@@ -24,8 +24,9 @@ pub struct AckInput {
     pub echo_tx_time: Time,
     pub echo_inflight: u32,
     pub echo_retransmit: bool,
-    /// The RTT sample to give the algorithm, if it replaces the plain one (ALT); None = use the plain one.
-    pub rtt_override: Option<Option<Time>>,
+    /// Receiver clock readings (ALT's T2 and T3), two's-complement nanoseconds.
+    pub rcv_arrival: u64,
+    pub rcv_leave: u64,
 }
 
 pub struct Sender {
@@ -76,11 +77,7 @@ pub struct SenderStats {
 }
 
 impl Sender {
-    pub fn new(
-        cc: Box<dyn CongestionControl>,
-        cfg: &TransportConfig,
-        limit: Option<u64>,
-    ) -> Sender {
+    pub fn new(cc: Box<dyn CongestionControl>, cfg: &TransportConfig, limit: Option<u64>) -> Sender {
         Sender {
             cc,
             snd_una: 0,
@@ -112,11 +109,7 @@ impl Sender {
     /// The window the sender obeys now: the algorithm's, plus NewReno inflation, capped by the receiver.
     pub fn effective_window(&self) -> u64 {
         let w = (self.cc.window() + self.inflation).floor();
-        let w = if w.is_finite() && w >= 1.0 {
-            w as u64
-        } else {
-            1
-        };
+        let w = if w.is_finite() && w >= 1.0 { w as u64 } else { 1 };
         w.min(self.rwnd)
     }
 
@@ -152,11 +145,8 @@ impl Sender {
     }
 
     fn transmit(&mut self, now: Time, seq: u64, retransmit: bool) {
-        let inflight_at_send = if retransmit && seq < self.snd_nxt {
-            self.inflight()
-        } else {
-            self.inflight() + 1
-        };
+        let inflight_at_send =
+            if retransmit && seq < self.snd_nxt { self.inflight() } else { self.inflight() + 1 };
         self.txq.push(TxRequest {
             seq,
             retransmit,
@@ -193,11 +183,7 @@ impl Sender {
     /// Processes an ACK. The plain RTT sample is `now - echo_tx_time` when the triggering packet was a
     /// first transmission (Karn's rule with timestamps).
     pub fn on_ack(&mut self, now: Time, a: &AckInput) {
-        let plain_rtt = if a.echo_retransmit {
-            None
-        } else {
-            Some(now.saturating_sub(a.echo_tx_time))
-        };
+        let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         if a.ack > self.snd_una {
             self.account_cwnd(now);
             let acked = a.ack - self.snd_una;
@@ -216,14 +202,22 @@ impl Sender {
             let was_in_recovery = self.in_recovery;
             let ends_recovery =
                 self.in_recovery && (self.snd_una > self.recover || !self.cc.newreno_recovery());
+            let timestamps = plain_rtt.map(|_| AckTimestamps {
+                sent: a.echo_tx_time,
+                rcv_arrival: a.rcv_arrival,
+                rcv_leave: a.rcv_leave,
+                acked: now,
+            });
             let ev = AckEvent {
                 now,
-                rtt: a.rtt_override.unwrap_or(plain_rtt),
+                rtt: plain_rtt,
                 acked,
                 inflight_at_send: a.echo_inflight,
                 inflight: self.inflight(),
                 in_recovery: was_in_recovery,
                 snd_una: self.snd_una,
+                timestamps,
+                base_rtt: None,
             };
             self.cc.on_ack(&ev);
             if ends_recovery {
@@ -245,11 +239,7 @@ impl Sender {
                 }
                 return;
             }
-            self.rto_deadline = if self.snd_una < self.max_sent {
-                Some(now + self.rto.rto())
-            } else {
-                None
-            };
+            self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
         } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
             self.dupacks += 1;
             self.cc.on_dupack(now);
@@ -268,11 +258,7 @@ impl Sender {
         self.account_cwnd(now);
         self.stats.fast_retransmits += 1;
         let inflight = self.max_sent - self.snd_una;
-        self.cc.on_loss(&LossEvent {
-            now,
-            inflight,
-            lost_was_retransmit: false,
-        });
+        self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
         self.in_recovery = true;
         self.recover = self.max_sent - 1;
         self.inflation = self.dupack_threshold as f64;
@@ -312,17 +298,11 @@ impl Sender {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cc::{algorithm, FlowContext, Params};
+    use crate::cc::{algorithm, FlowContext};
 
     fn newreno(iw: f64) -> Sender {
         let a = algorithm("newreno").unwrap();
-        let cc = (a.build)(
-            &Params::with_defaults(a.params),
-            &FlowContext {
-                mss_bytes: 960,
-                initial_window: iw,
-            },
-        );
+        let cc = (a.build)(&a.defaults(), &FlowContext { mss_bytes: 960, initial_window: iw });
         let mut s = Sender::new(cc, &TransportConfig::default(), None);
         s.start(0);
         s
@@ -334,7 +314,8 @@ mod tests {
             echo_tx_time: t,
             echo_inflight: 1,
             echo_retransmit: false,
-            rtt_override: None,
+            rcv_arrival: 0,
+            rcv_leave: 0,
         }
     }
 
@@ -362,34 +343,15 @@ mod tests {
             s.on_ack(100, &ack(0, 0));
         }
         assert!(s.in_recovery);
-        assert_eq!(
-            s.txq[0],
-            TxRequest {
-                seq: 0,
-                retransmit: true,
-                inflight_at_send: 10
-            }
-        );
+        assert_eq!(s.txq[0], TxRequest { seq: 0, retransmit: true, inflight_at_send: 10 });
         assert_eq!(s.cc.window(), 5.0);
         s.txq.clear();
         // Partial ACK up to 5: retransmit 5 and stay in recovery.
-        s.on_ack(
-            200,
-            &AckInput {
-                echo_retransmit: true,
-                ..ack(5, 100)
-            },
-        );
+        s.on_ack(200, &AckInput { echo_retransmit: true, ..ack(5, 100) });
         assert!(s.in_recovery);
         assert!(s.txq.iter().any(|t| t.seq == 5 && t.retransmit));
         // Full ACK: leave recovery with cwnd = ssthresh.
-        s.on_ack(
-            300,
-            &AckInput {
-                echo_retransmit: true,
-                ..ack(s.max_sent, 200)
-            },
-        );
+        s.on_ack(300, &AckInput { echo_retransmit: true, ..ack(s.max_sent, 200) });
         assert!(!s.in_recovery);
         assert_eq!(s.cc.window(), 5.0);
         assert_eq!(s.stats.fast_retransmits, 1);
@@ -403,14 +365,7 @@ mod tests {
         assert!(!s.on_rto_timer(deadline - 1));
         assert!(s.on_rto_timer(deadline));
         assert_eq!(s.cc.window(), 1.0);
-        assert_eq!(
-            s.txq,
-            vec![TxRequest {
-                seq: 0,
-                retransmit: true,
-                inflight_at_send: 1
-            }]
-        );
+        assert_eq!(s.txq, vec![TxRequest { seq: 0, retransmit: true, inflight_at_send: 1 }]);
         assert_eq!(s.stats.timeouts, 1);
         // Backed off: the next deadline is two initial RTOs away.
         assert_eq!(s.rto_deadline, Some(deadline + 2 * deadline));
@@ -419,13 +374,7 @@ mod tests {
     #[test]
     fn karn_rule_skips_retransmitted_samples() {
         let mut s = newreno(2.0);
-        s.on_ack(
-            100,
-            &AckInput {
-                echo_retransmit: true,
-                ..ack(1, 0)
-            },
-        );
+        s.on_ack(100, &AckInput { echo_retransmit: true, ..ack(1, 0) });
         assert_eq!(s.stats.rtt_samples, 0);
         s.on_ack(150, &ack(2, 50));
         assert_eq!(s.stats.last_rtt, Some(100));
@@ -434,13 +383,7 @@ mod tests {
     #[test]
     fn finite_transfer_stops_at_its_limit() {
         let a = algorithm("newreno").unwrap();
-        let cc = (a.build)(
-            &Params::with_defaults(a.params),
-            &FlowContext {
-                mss_bytes: 960,
-                initial_window: 10.0,
-            },
-        );
+        let cc = (a.build)(&a.defaults(), &FlowContext { mss_bytes: 960, initial_window: 10.0 });
         let mut s = Sender::new(cc, &TransportConfig::default(), Some(3));
         s.start(0);
         assert_eq!(s.txq.len(), 3);

@@ -26,27 +26,12 @@ pub fn series<'a>(sim: &'a Simulation, id: &str, metric: &str) -> &'a [f64] {
 /// Packets are conserved: everything sent was delivered, dropped, or is still on a link.
 pub fn assert_conserved(sim: &Simulation) {
     let c = sim.counts;
-    assert_eq!(
-        c.sent,
-        c.delivered + c.dropped + c.in_flight,
-        "conservation: {c:?}"
-    );
-    assert_eq!(
-        c.in_flight,
-        sim.packets_on_links(),
-        "packets in flight must all sit on links"
-    );
+    assert_eq!(c.sent, c.delivered + c.dropped + c.in_flight, "conservation: {c:?}");
+    assert_eq!(c.in_flight, sim.packets_on_links(), "packets in flight must all sit on links");
 }
 
 /// A chain s - r1 - r2 - d with a bottleneck r1 - r2 and one flow.
-pub fn one_flow(
-    alg: &str,
-    bw: &str,
-    delay: &str,
-    buffer: u64,
-    duration: f64,
-    extra: &str,
-) -> String {
+pub fn one_flow(alg: &str, bw: &str, delay: &str, buffer: u64, duration: f64, extra: &str) -> String {
     format!(
         r#"
 name = "one-flow"

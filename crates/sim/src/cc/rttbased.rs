@@ -1,0 +1,255 @@
+//! RTT-based TCP (P001), as algorithms.md §5.4 restates it with its fixes (R1-R10).
+//!
+//! A monitor packet per control cycle measures the flow's own service rate μ and its virtual queue
+//! occupancy VQO = (RTT_monitor − baseRTT)·μ. In the INCREMENT phase the per-cycle increase starts at one
+//! packet and doubles each cycle (+1, +2, +4 ...), and any ACK whose RTT exceeds RTT_Threshold =
+//! baseRTT + α/μ rolls the window back to its value at the cycle start. When VQO > α the DECREMENT phase
+//! removes ⌈K·(VQO − α)⌉ packets over the next cycle (K = 0.25). Loss recovery is NewReno's.
+
+use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
+use super::reno::halve;
+use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent};
+use crate::time::{secs, Time};
+
+pub const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "alpha",
+        kind: ParamKind::Float { min: 0.0, max: 1e9, min_exclusive: true },
+        default: ParamDefault::Num(2.0),
+        description: "target virtual queue occupancy (the flow's own packets queued), packets",
+        source: "algorithms.md R6: P001 gives no value; 2 is the midpoint of Vegas's [1, 3]",
+    },
+    ParamSpec {
+        name: "k",
+        kind: ParamKind::Float { min: 0.0, max: 1.0, min_exclusive: true },
+        default: ParamDefault::Num(0.25),
+        description: "fraction of the excess VQO removed per cycle",
+        source: "P001 eq. (6); K <= 1/4 never over-reduces (algorithms.md §5.6)",
+    },
+    ParamSpec {
+        name: "stable_band",
+        kind: ParamKind::Float { min: 0.0, max: 1e6, min_exclusive: false },
+        default: ParamDefault::Num(0.5),
+        description: "|VQO - alpha| within this band counts as 'VQO = alpha' (STABLE), packets",
+        source: "algorithms.md R3 (epsilon = 0.5 segment)",
+    },
+    ParamSpec {
+        name: "min_window",
+        kind: ParamKind::Float { min: 1.0, max: 1e6, min_exclusive: false },
+        default: ParamDefault::Num(2.0),
+        description: "the DECREMENT phase never takes the window below this, packets",
+        source: "algorithms.md R4/R9 (W_MIN = 2)",
+    },
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Increment,
+    Decrement,
+    Stable,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Monitor {
+    seq: u64,
+    sent: Time,
+    acked_at_send: u64,
+}
+
+pub struct RttBased {
+    alpha: f64,
+    k: f64,
+    band: f64,
+    w_min: f64,
+    cwnd: f64,
+    ssthresh: f64,
+    pub phase: Phase,
+    /// Increase allowance (INCREMENT) or reduction budget (DECREMENT).
+    offset: f64,
+    bound: f64,
+    decrements_done: u64,
+    previous_window: f64,
+    threshold: f64,
+    base_rtt: Option<f64>,
+    monitor: Option<Monitor>,
+    /// Cumulative ACK point (segments acknowledged so far).
+    acked_total: u64,
+    in_recovery: bool,
+    pub vqo: f64,
+    pub mu: f64,
+}
+
+pub fn build(p: &Params, ctx: &FlowContext) -> Box<dyn CongestionControl> {
+    Box::new(RttBased::new(p, ctx))
+}
+
+impl RttBased {
+    pub fn new(p: &Params, ctx: &FlowContext) -> RttBased {
+        RttBased {
+            alpha: p.num("alpha"),
+            k: p.num("k"),
+            band: p.num("stable_band"),
+            w_min: p.num("min_window"),
+            cwnd: ctx.initial_window,
+            ssthresh: f64::INFINITY,
+            phase: Phase::Increment,
+            offset: 1.0,
+            bound: 0.0,
+            decrements_done: 0,
+            previous_window: ctx.initial_window,
+            threshold: f64::INFINITY,
+            base_rtt: None,
+            monitor: None,
+            acked_total: 0,
+            in_recovery: false,
+            vqo: 0.0,
+            mu: 0.0,
+        }
+    }
+
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+    }
+
+    /// Part II: the monitor's ACK ends the cycle.
+    fn end_of_cycle(&mut self, now: Time, m: Monitor) {
+        let Some(base) = self.base_rtt else { return };
+        let t = secs(now.saturating_sub(m.sent));
+        if t <= 0.0 {
+            return;
+        }
+        let d = (t - base).max(0.0);
+        self.mu = (self.acked_total - m.acked_at_send) as f64 / t;
+        self.vqo = d * self.mu;
+        self.threshold = if self.mu > 0.0 { base + self.alpha / self.mu } else { f64::INFINITY };
+        self.bound = 0.0;
+        self.decrements_done = 0;
+        self.previous_window = self.cwnd;
+        if self.vqo > self.alpha + self.band {
+            self.phase = Phase::Decrement;
+            self.offset = self.k * (self.vqo - self.alpha);
+        } else if self.vqo < self.alpha - self.band {
+            if self.phase != Phase::Increment {
+                self.phase = Phase::Increment;
+                self.offset = 0.0;
+            }
+        } else {
+            self.phase = Phase::Stable;
+        }
+    }
+
+    /// Part I: per-ACK increase, threshold check, or decrease.
+    fn per_ack(&mut self, rtt: Option<f64>) {
+        match self.phase {
+            Phase::Increment => {
+                let below = rtt.is_none_or(|r| r < self.threshold);
+                if below && self.offset >= self.bound {
+                    self.cwnd += 1.0;
+                    self.offset += 1.0;
+                    self.bound += 2.0;
+                }
+                if rtt.is_some_and(|r| r > self.threshold) {
+                    self.phase = Phase::Stable;
+                    self.cwnd = self.previous_window;
+                }
+            }
+            Phase::Decrement => {
+                if (self.decrements_done as f64) < self.offset.ceil() {
+                    self.cwnd = (self.cwnd - 1.0).max(self.w_min);
+                    self.decrements_done += 1;
+                }
+            }
+            Phase::Stable => {}
+        }
+    }
+}
+
+impl CongestionControl for RttBased {
+    fn window(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+
+    fn on_send(&mut self, now: Time, seq: u64, retransmit: bool, _inflight: u64) {
+        if retransmit {
+            // Karn: a retransmitted monitor measures nothing.
+            if self.monitor.is_some_and(|m| m.seq == seq) {
+                self.monitor = None;
+            }
+            return;
+        }
+        if self.monitor.is_none() && !self.in_recovery {
+            self.monitor = Some(Monitor { seq, sent: now, acked_at_send: self.acked_total });
+        }
+    }
+
+    fn on_ack(&mut self, ack: &AckEvent) {
+        self.acked_total = ack.snd_una;
+        if let Some(r) = ack.rtt {
+            if !ack.in_recovery {
+                let r = secs(r);
+                self.base_rtt = Some(self.base_rtt.map_or(r, |b| b.min(r)));
+            }
+        }
+        if ack.in_recovery {
+            return;
+        }
+        // Part II before Part I (R1): the monitor's ACK is the first ACK of the new cycle.
+        if let Some(m) = self.monitor {
+            if ack.snd_una > m.seq {
+                self.monitor = None;
+                self.end_of_cycle(ack.now, m);
+            }
+        }
+        self.per_ack(ack.rtt.map(secs));
+    }
+
+    fn on_loss(&mut self, loss: &LossEvent) {
+        self.ssthresh = halve(self.cwnd, loss.inflight);
+        self.cwnd = self.ssthresh;
+        self.in_recovery = true;
+        self.monitor = None;
+    }
+
+    fn on_recovery_exit(&mut self, _now: Time, _inflight: u64) {
+        // NewReno's post-recovery window (R10), held STABLE until a fresh monitor measures the path.
+        self.in_recovery = false;
+        self.cwnd = self.ssthresh;
+        self.phase = Phase::Stable;
+        self.threshold = f64::INFINITY;
+        self.monitor = None;
+    }
+
+    fn on_timeout(&mut self, _now: Time, inflight: u64) {
+        self.ssthresh = halve(self.cwnd, inflight);
+        self.cwnd = 1.0;
+        self.in_recovery = false;
+        self.phase = Phase::Increment;
+        self.offset = 1.0;
+        self.bound = 0.0;
+        self.previous_window = 1.0;
+        self.threshold = f64::INFINITY;
+        self.monitor = None;
+    }
+
+    fn trace(&self) -> CcTrace {
+        CcTrace { base_rtt: self.base_rtt.map(crate::time::from_secs), srtt: None }
+    }
+
+    fn extra_metrics(&self) -> &'static [&'static str] {
+        &["vqo_pkts", "rtt_threshold_s", "phase"]
+    }
+
+    fn extra_values(&self, out: &mut Vec<f64>) {
+        out.push(self.vqo);
+        out.push(if self.threshold.is_finite() { self.threshold } else { f64::NAN });
+        out.push(match self.phase {
+            Phase::Increment => 1.0,
+            Phase::Stable => 0.0,
+            Phase::Decrement => -1.0,
+        });
+    }
+}
