@@ -107,6 +107,8 @@ pub struct Fast {
     pending_increase: f64,
     increase_per_ack: f64,
     period_min_rtt: f64,
+    /// Window updates run so far (for tests and traces).
+    pub updates: u64,
     pub(super) vfast: Option<(AsymmetricEwma, FilterPlacement)>,
     pub(super) reroute: Option<RerouteDetector>,
 }
@@ -138,6 +140,7 @@ impl Fast {
             pending_increase: 0.0,
             increase_per_ack: 0.0,
             period_min_rtt: f64::INFINITY,
+            updates: 0,
             vfast: None,
             reroute: None,
         }
@@ -162,6 +165,7 @@ impl Fast {
     /// The window equation, run once per update period.
     fn update(&mut self, w_old: f64) {
         let (Some(base), Some(avg)) = (self.base_rtt, self.avg_rtt) else { return };
+        self.updates += 1;
         let delay = match &mut self.vfast {
             Some((ewma, FilterPlacement::PerUpdate)) => ewma.update(avg),
             _ => avg,
@@ -289,5 +293,137 @@ impl CongestionControl for Fast {
             out.push(if d.probing() { 1.0 } else { 0.0 });
             out.push(d.resets as f64);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::scripted::ScriptedPath;
+    use crate::cc::{algorithm, ParamValue};
+
+    const MS: Time = 1_000_000;
+
+    fn fast(iw: f64, alpha: f64, tweak: &[(&'static str, ParamValue)]) -> Fast {
+        let mut p = algorithm("fast").expect("registered").defaults();
+        p.set("alpha", ParamValue::Num(alpha));
+        for (k, v) in tweak {
+            p.set(k, v.clone());
+        }
+        Fast::new(&p, &FlowContext { mss_bytes: 960, initial_window: iw })
+    }
+
+    fn ack(now: Time, rtt: Time) -> AckEvent {
+        AckEvent {
+            now,
+            rtt: Some(rtt),
+            acked: 1,
+            inflight_at_send: 10,
+            inflight: 10,
+            in_recovery: false,
+            snd_una: 0,
+            timestamps: None,
+            base_rtt: None,
+        }
+    }
+
+    #[test]
+    fn avg_rtt_weight_is_min_of_3_over_w_and_1_over_256() {
+        let mut f = fast(10.0, 20.0, &[]);
+        f.mi = false;
+        f.on_ack(&ack(0, 100 * MS));
+        assert_eq!(f.avg_rtt, Some(0.1));
+        f.on_ack(&ack(1, 200 * MS));
+        assert!((f.avg_rtt.unwrap_or(0.0) - (0.1 + 0.1 / 256.0)).abs() < 1e-12);
+        // Above 768 packets the weight is 3/w.
+        f.cwnd = 3000.0;
+        let before = f.avg_rtt.unwrap_or(0.0);
+        f.on_ack(&ack(2, 200 * MS));
+        let expected = before + (0.2 - before) * 3.0 / 3000.0;
+        assert!((f.avg_rtt.unwrap_or(0.0) - expected).abs() < 1e-12);
+    }
+
+    #[test]
+    fn reaches_alpha_packets_queued_on_a_scripted_path() {
+        // 50 ms, 0.5 ms per packet: 100 packets fill the pipe; α = 20 more sit in the queue.
+        let mut path = ScriptedPath::new(fast(2.0, 20.0, &[]), 50 * MS, MS / 2);
+        path.run_until(60_000 * MS);
+        let backlog = path.cc.backlog_estimate();
+        assert!((backlog - 20.0).abs() < 1.0, "backlog {backlog}");
+        assert!((path.cc.cwnd - 120.0).abs() < 2.0, "cwnd {}", path.cc.cwnd);
+    }
+
+    #[test]
+    fn updates_every_other_round_by_default_and_every_round_on_request() {
+        let run = |every_other: bool| {
+            let mut path = ScriptedPath::new(
+                fast(2.0, 20.0, &[("update_every_other_rtt", ParamValue::Bool(every_other))]),
+                50 * MS,
+                MS / 2,
+            );
+            path.run_until(30_000 * MS);
+            let (u0, r0) = (path.cc.updates, path.cc.rounds.count);
+            path.run_until(60_000 * MS);
+            (path.cc.updates - u0) as f64 / (path.cc.rounds.count - r0) as f64
+        };
+        assert!((run(true) - 0.5).abs() < 0.02, "every other round: {}", run(true));
+        assert!((run(false) - 1.0).abs() < 0.02, "every round: {}", run(false));
+    }
+
+    #[test]
+    fn increases_are_spread_over_the_next_period_unless_disabled() {
+        let biggest_step = |spread: bool| {
+            let mut path = ScriptedPath::new(
+                fast(2.0, 50.0, &[("spread_increase", ParamValue::Bool(spread))]),
+                50 * MS,
+                MS / 2,
+            );
+            // From the end of the start-up phase, watch the equation's increases ACK by ACK.
+            while path.cc.mi && path.step() {}
+            let mut prev = path.cc.cwnd;
+            let mut max_step: f64 = 0.0;
+            while path.now < 5_000 * MS && path.step() {
+                max_step = max_step.max(path.cc.cwnd - prev);
+                prev = path.cc.cwnd;
+            }
+            max_step
+        };
+        assert!(biggest_step(true) < 1.0, "spread: {}", biggest_step(true));
+        assert!(biggest_step(false) > 5.0, "all at once: {}", biggest_step(false));
+    }
+
+    #[test]
+    fn loss_halves_and_freezes_timeout_restarts_from_two() {
+        let mut f = fast(2.0, 20.0, &[]);
+        f.cwnd = 100.0;
+        f.on_loss(&LossEvent { now: 0, inflight: 100, lost_was_retransmit: false });
+        assert_eq!(f.cwnd, 50.0);
+        assert!(!f.mi);
+        let updates = f.updates;
+        for k in 0..500 {
+            let mut ev = ack(k * MS, 80 * MS);
+            ev.in_recovery = true;
+            ev.snd_una = k * 10;
+            f.on_ack(&ev);
+        }
+        assert_eq!((f.cwnd, f.updates), (50.0, updates), "no update during recovery");
+        assert_eq!(f.avg_rtt, None, "no RTT samples during recovery");
+        f.on_timeout(600 * MS, 50);
+        assert_eq!(f.cwnd, 2.0);
+        assert!(f.mi, "multiplicative increase restarts after a timeout");
+    }
+
+    #[test]
+    fn the_update_never_more_than_doubles_the_window() {
+        let mut f = fast(2.0, 1000.0, &[("spread_increase", ParamValue::Bool(false))]);
+        f.mi = false;
+        f.cwnd = 10.0;
+        f.base_rtt = Some(0.1);
+        f.avg_rtt = Some(0.1);
+        f.update(10.0);
+        assert_eq!(f.cwnd, 20.0);
+        f.cap_2w = false;
+        f.update(20.0);
+        assert_eq!(f.cwnd, 0.5 * 20.0 + 0.5 * (20.0 + 1000.0));
     }
 }

@@ -16,6 +16,8 @@ pub mod reno;
 pub mod round;
 pub mod rrfast;
 pub mod rttbased;
+#[cfg(test)]
+pub mod scripted;
 pub mod vegas;
 pub mod vfast;
 

@@ -77,6 +77,8 @@ pub struct RttBased {
     in_recovery: bool,
     pub vqo: f64,
     pub mu: f64,
+    /// Control cycles completed (monitor ACKs processed).
+    pub cycles: u64,
 }
 
 pub fn build(p: &Params, ctx: &FlowContext) -> Box<dyn CongestionControl> {
@@ -104,6 +106,7 @@ impl RttBased {
             in_recovery: false,
             vqo: 0.0,
             mu: 0.0,
+            cycles: 0,
         }
     }
 
@@ -122,6 +125,7 @@ impl RttBased {
         self.mu = (self.acked_total - m.acked_at_send) as f64 / t;
         self.vqo = d * self.mu;
         self.threshold = if self.mu > 0.0 { base + self.alpha / self.mu } else { f64::INFINITY };
+        self.cycles += 1;
         self.bound = 0.0;
         self.decrements_done = 0;
         self.previous_window = self.cwnd;
@@ -251,5 +255,104 @@ impl CongestionControl for RttBased {
             Phase::Stable => 0.0,
             Phase::Decrement => -1.0,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::algorithm;
+    use crate::cc::scripted::ScriptedPath;
+
+    const MS: Time = 1_000_000;
+
+    fn rttbased(iw: f64) -> RttBased {
+        let p = algorithm("rttbased").expect("registered").defaults();
+        RttBased::new(&p, &FlowContext { mss_bytes: 960, initial_window: iw })
+    }
+
+    /// Runs the path and returns, for each completed cycle, (cwnd, VQO, phase) right after its Part II.
+    fn cycles(path: &mut ScriptedPath<RttBased>, n: usize) -> Vec<(f64, f64, Phase)> {
+        let mut out = Vec::new();
+        let mut seen = path.cc.cycles;
+        while out.len() < n && path.step() {
+            let cc = &path.cc;
+            if cc.cycles > seen {
+                seen = cc.cycles;
+                out.push((cc.previous_window, cc.vqo, cc.phase));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn starts_like_slow_start_from_one_packet() {
+        // Fast path (no queue): growth is ACK-limited doubling, as P001 says for SWND = 1.
+        let mut path = ScriptedPath::new(rttbased(1.0), 100 * MS, MS / 100);
+        let w: Vec<f64> = cycles(&mut path, 6).iter().map(|c| c.0).collect();
+        assert_eq!(w, vec![1.0, 2.0, 4.0, 8.0, 16.0, 32.0]);
+    }
+
+    #[test]
+    fn increment_phase_adds_1_2_4_8_packets_per_cycle() {
+        let mut path = ScriptedPath::new(rttbased(20.0), 100 * MS, MS / 100);
+        cycles(&mut path, 1);
+        // Enter INCREMENT from another phase: the allowance restarts at zero.
+        let cc = &mut path.cc;
+        cc.phase = Phase::Stable;
+        let cs = cycles(&mut path, 6);
+        let w: Vec<f64> = cs.iter().map(|c| c.0).collect();
+        let steps: Vec<f64> = w.windows(2).map(|p| p[1] - p[0]).collect();
+        assert_eq!(steps, vec![1.0, 2.0, 4.0, 8.0, 16.0]);
+    }
+
+    #[test]
+    fn decrement_removes_a_quarter_of_the_excess_per_cycle() {
+        // 100 ms, 1 ms per packet: the path holds 100 packets; a window of 160 queues about 60.
+        let mut path = ScriptedPath::new(rttbased(160.0), 100 * MS, MS);
+        path.cc.threshold = 0.0; // no increase in the first cycle
+        let cs = cycles(&mut path, 4);
+        for pair in cs.windows(2) {
+            let (w0, vqo, phase) = pair[0];
+            let w1 = pair[1].0;
+            if phase == Phase::Decrement {
+                let expected = (0.25 * (vqo - 2.0)).ceil();
+                assert_eq!(w0 - w1, expected, "VQO {vqo:.2}: cut {} instead of {expected}", w0 - w1);
+            }
+        }
+        assert!(cs.iter().filter(|c| c.2 == Phase::Decrement).count() >= 2);
+        // K ≤ 1/4 never over-reduces: the window stays above the path's own capacity.
+        assert!(cs.iter().all(|c| c.0 >= 100.0));
+    }
+
+    #[test]
+    fn converges_to_alpha_packets_queued() {
+        let mut path = ScriptedPath::new(rttbased(1.0), 50 * MS, MS / 2);
+        path.run_until(30_000 * MS);
+        let cc = &path.cc;
+        // 50 ms at 2000 packets/s is 100 packets in flight; α = 2 more sit in the queue.
+        assert!((cc.vqo - 2.0).abs() <= 1.0, "VQO {}", cc.vqo);
+        assert!((cc.cwnd - 102.0).abs() <= 2.0, "cwnd {}", cc.cwnd);
+    }
+
+    #[test]
+    fn an_rtt_above_the_threshold_rolls_back_the_cycles_increase() {
+        let mut path = ScriptedPath::new(rttbased(20.0), 100 * MS, MS / 100);
+        cycles(&mut path, 2);
+        assert_eq!(path.cc.phase, Phase::Increment);
+        assert!(path.cc.threshold().is_finite());
+        // The route gets longer: ACKs of packets sent from now on come back 200 ms later than before.
+        path.base_rtt = 300 * MS;
+        let mut before = path.cc.cwnd;
+        while path.step() {
+            let cc = &path.cc;
+            if cc.phase == Phase::Stable {
+                assert!(cc.cwnd < before, "the cycle's increases were undone: {before} -> {}", cc.cwnd);
+                assert_eq!(cc.cwnd, cc.previous_window, "back to the window at the start of the cycle");
+                return;
+            }
+            before = cc.cwnd;
+        }
+        panic!("the threshold never fired");
     }
 }

@@ -67,3 +67,39 @@ dst = "d"
 pub fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
+
+/// N flows of `alg` from their own hosts over one bottleneck (1 Gbps, 1 ms access links), all starting at
+/// `starts[i]`, with the given per-flow `params` (an inline TOML table body).
+pub fn dumbbell(
+    alg: &str,
+    n: usize,
+    bw: &str,
+    delay: &str,
+    buffer: u64,
+    duration: f64,
+    starts: &[f64],
+    params: &str,
+) -> String {
+    let mut s = format!("name = \"dumbbell\"\nduration = {duration}\nsample_interval = \"10ms\"\n");
+    for i in 0..n {
+        s += &format!("[[links]]\na = \"s{i}\"\nb = \"r1\"\nbandwidth = \"1Gbps\"\ndelay = \"1ms\"\n");
+    }
+    s += &format!(
+        "[[links]]\nid = \"bn\"\na = \"r1\"\nb = \"r2\"\nbandwidth = \"{bw}\"\ndelay = \"{delay}\"\nbuffer = {buffer}\n\
+         [[links]]\na = \"r2\"\nb = \"d\"\nbandwidth = \"1Gbps\"\ndelay = \"1ms\"\n"
+    );
+    for i in 0..n {
+        let start = starts.get(i).copied().unwrap_or(0.0);
+        s += &format!(
+            "[[flows]]\nid = \"f{i}\"\nalgorithm = \"{alg}\"\nsrc = \"s{i}\"\ndst = \"d\"\nstart = {start}\nparams = {{ {params} }}\n"
+        );
+    }
+    s
+}
+
+/// Mean of a series over samples [from, to) given in seconds, for a 10 ms sampling period.
+pub fn window_mean(values: &[f64], from_s: f64, to_s: f64) -> f64 {
+    let (a, b) = ((from_s * 100.0) as usize, ((to_s * 100.0) as usize).min(values.len()));
+    let xs: Vec<f64> = values[a..b].iter().copied().filter(|x| x.is_finite()).collect();
+    mean(&xs)
+}
