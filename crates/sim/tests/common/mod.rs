@@ -70,6 +70,7 @@ pub fn mean(xs: &[f64]) -> f64 {
 
 /// N flows of `alg` from their own hosts over one bottleneck (1 Gbps, 1 ms access links), all starting at
 /// `starts[i]`, with the given per-flow `params` (an inline TOML table body).
+#[allow(clippy::too_many_arguments)] // one argument per knob of the topology reads best in the tests
 pub fn dumbbell(
     alg: &str,
     n: usize,
