@@ -153,3 +153,11 @@ def test_an_exception_in_the_progress_callback_stops_the_run_cleanly() -> None:
 
     with pytest.raises(KeyboardInterrupt):
         delaycc.run(SCENARIOS / "reroute-and-link-change.toml", progress=interrupt)
+
+
+def test_docs_describe_every_algorithm_and_parameter(root: Path) -> None:
+    text = (root / "docs" / "algorithms.md").read_text()
+    for a in delaycc.algorithms():
+        assert f"## {a['name']}" in text or f", {a['name']}" in text, a["name"]
+        for p in a["params"]:
+            assert f"`{p['name']}`" in text, f"{a['name']}.{p['name']} is not documented"

@@ -9,6 +9,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+import pandas as pd
 
 from .output import atomic_write
 
@@ -43,11 +44,17 @@ def write_figures(result: Result, out: Path) -> list[Path]:
     written: list[Path] = []
     flows = _flow_ids(result)
 
-    def flow_plot(fname: str, metric: str, ylabel: str, scale: float = 1.0) -> None:
-        fig, ax = _axes(f"{name}: {ylabel}", ylabel)
+    def flow_plot(fname: str, metric: str, ylabel: str, scale: float = 1.0, smooth_s: float = 0.0) -> None:
+        title = ylabel if smooth_s <= 0 else f"{ylabel}, mean over {smooth_s:g} s"
+        fig, ax = _axes(f"{name}: {title}", ylabel)
         for fid in flows:
             s = result.series("flow", fid, metric)
-            ax.plot(s.index, s.to_numpy() * scale, label=fid, linewidth=1)
+            values = s.to_numpy() * scale
+            if smooth_s > 0 and len(s) > 1:
+                step = float(s.index[1] - s.index[0])
+                window = max(1, round(smooth_s / step))
+                values = pd.Series(values).rolling(window, min_periods=1).mean().to_numpy()
+            ax.plot(s.index, values, label=fid, linewidth=1)
         if flows:
             ax.legend(loc="best", fontsize="small")
         path = out / fname
@@ -55,7 +62,10 @@ def write_figures(result: Result, out: Path) -> list[Path]:
         written.append(path)
 
     flow_plot("cwnd.png", "cwnd_pkts", "congestion window (packets)")
-    flow_plot("rate.png", "rate_bps", "delivered rate (Mbit/s)", 1e-6)
+    # Unpaced windows share a link as packet trains, so per-sample rates swing between zero and the link
+    # rate: the figure averages over about a hundredth of the run (at least one sample).
+    duration = float(result.summary.get("duration_s", 0.0))
+    flow_plot("rate.png", "rate_bps", "delivered rate (Mbit/s)", 1e-6, smooth_s=round(duration / 100, 3))
 
     fig, ax = _axes(f"{name}: RTT", "RTT (ms)")
     for fid in flows:
