@@ -161,3 +161,20 @@ def test_docs_describe_every_algorithm_and_parameter(root: Path) -> None:
         assert f"## {a['name']}" in text or f", {a['name']}" in text, a["name"]
         for p in a["params"]:
             assert f"`{p['name']}`" in text, f"{a['name']}.{p['name']} is not documented"
+
+
+def test_multistream_flows_report_streams_delivery_delay_and_convergence() -> None:
+    scenario = tomllib.loads((SCENARIOS / "emfast-vs-fast-recovery.toml").read_text())
+    r = delaycc.run(scenario)
+    flows = r.flows.set_index("id")
+    assert flows.loc["emfast", "streams"] == 4 and flows.loc["fast", "streams"] == 1
+    assert flows.loc["emfast", "mean_delivery_delay_s"] > 0
+    streams = r.streams
+    assert list(streams["stream"]) == [0, 1, 2, 3]
+    assert (streams["flow"] == "emfast").all()
+    # The four streams share the flow's goodput.
+    assert streams["goodput_bps"].sum() == pytest.approx(flows.loc["emfast", "goodput_bps"], rel=1e-9)
+    conv = r.convergence.set_index("flow")
+    assert conv.loc["emfast", "time_s"] < conv.loc["fast", "time_s"]
+    ts = r.timeseries
+    assert {"ipd_s", "ipd_jitter_s", "afr_mode"} <= set(ts["metric"])

@@ -32,7 +32,22 @@ class Result:
 
     @cached_property
     def flows(self) -> pd.DataFrame:
-        rows = [{k: v for k, v in f.items() if k != "params"} for f in self.summary["flows"]]
+        nested = {"params", "stream_stats", "convergence_episodes"}
+        rows = [{k: v for k, v in f.items() if k not in nested} for f in self.summary["flows"]]
+        return pd.DataFrame(rows)
+
+    @cached_property
+    def streams(self) -> pd.DataFrame:
+        """Per-stream delivery of multistream flows: one row per (flow, stream)."""
+        rows = [{"flow": f["id"], **st} for f in self.summary["flows"] for st in f.get("stream_stats", [])]
+        return pd.DataFrame(rows)
+
+    @cached_property
+    def convergence(self) -> pd.DataFrame:
+        """Convergence after each fast recovery (P003's T = T_LF - T_PD): one row per episode."""
+        rows = [
+            {"flow": f["id"], **ep} for f in self.summary["flows"] for ep in f.get("convergence_episodes", [])
+        ]
         return pd.DataFrame(rows)
 
     @cached_property

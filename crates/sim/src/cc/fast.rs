@@ -10,6 +10,7 @@
 //!
 //! VFAST (`vfast.rs`) and RRFast (`rrfast.rs`) are this controller with one extra component each.
 
+use super::ccafr::{AfrInput, Ccafr};
 use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::round::Rounds;
 use super::rrfast::RerouteDetector;
@@ -111,10 +112,18 @@ pub struct Fast {
     pub updates: u64,
     pub(super) vfast: Option<(AsymmetricEwma, FilterPlacement)>,
     pub(super) reroute: Option<RerouteDetector>,
+    pub(super) ccafr: Option<Ccafr>,
 }
 
 pub fn build(p: &Params, ctx: &FlowContext) -> Box<dyn CongestionControl> {
     Box::new(Fast::new(p, ctx))
+}
+
+/// EMFAST (P003): MFAST (FAST's controller, unchanged) with CCaFR after fast recovery.
+pub fn build_emfast(p: &Params, ctx: &FlowContext) -> Box<dyn CongestionControl> {
+    let mut f = Fast::new(p, ctx);
+    f.ccafr = Some(Ccafr::new(p));
+    Box::new(f)
 }
 
 impl Fast {
@@ -143,6 +152,7 @@ impl Fast {
             updates: 0,
             vfast: None,
             reroute: None,
+            ccafr: None,
         }
     }
 
@@ -226,6 +236,27 @@ impl CongestionControl for Fast {
         if let Some(r) = ack.rtt {
             self.on_sample(secs(r), ack.base_rtt.is_some());
         }
+        let round_done = self.rounds.on_ack(ack.snd_una, ack.snd_una + ack.inflight);
+        if let Some(afr) = &mut self.ccafr {
+            let input = AfrInput {
+                now: ack.now,
+                rtt: ack.rtt.map(secs),
+                base: self.base_rtt,
+                avg: self.avg_rtt,
+                old_pif: ack.inflight_at_send as f64,
+                cwnd: self.cwnd,
+                alpha: self.alpha,
+                gamma: self.gamma,
+                round_started: round_done,
+            };
+            if let Some(w) = afr.on_ack(&input) {
+                // Per-ACK updates bypass the update gate and the spreading of increases (E4).
+                self.cwnd = w;
+                self.pending_increase = 0.0;
+                self.last_update = ack.now;
+                return;
+            }
+        }
         if self.pending_increase > 0.0 {
             let step = self.increase_per_ack.min(self.pending_increase);
             self.cwnd += step;
@@ -243,7 +274,7 @@ impl CongestionControl for Fast {
         if self.mi {
             self.cwnd += 1.0;
         }
-        if self.rounds.on_ack(ack.snd_una, ack.snd_una + ack.inflight) {
+        if round_done {
             let due = !self.every_other || self.rounds.count.is_multiple_of(2);
             if due && !self.mi && ack.now.saturating_sub(self.last_update) >= self.min_interval {
                 self.update(ack.inflight_at_send as f64);
@@ -253,6 +284,9 @@ impl CongestionControl for Fast {
     }
 
     fn on_loss(&mut self, _loss: &LossEvent) {
+        if let Some(afr) = &mut self.ccafr {
+            afr.on_loss(self.cwnd);
+        }
         self.cwnd = (self.cwnd / 2.0).max(2.0);
         self.ssthresh = self.cwnd;
         self.pending_increase = 0.0;
@@ -261,9 +295,15 @@ impl CongestionControl for Fast {
 
     fn on_recovery_exit(&mut self, now: Time, _inflight: u64) {
         self.last_update = now;
+        if let Some(afr) = &mut self.ccafr {
+            afr.on_recovery_exit(now, self.cwnd);
+        }
     }
 
     fn on_timeout(&mut self, now: Time, _inflight: u64) {
+        if let Some(afr) = &mut self.ccafr {
+            afr.on_timeout();
+        }
         self.ssthresh = (self.cwnd / 2.0).max(2.0);
         self.cwnd = 2.0;
         self.pending_increase = 0.0;
@@ -281,6 +321,8 @@ impl CongestionControl for Fast {
     fn extra_metrics(&self) -> &'static [&'static str] {
         if self.reroute.is_some() {
             &["backlog_pkts", "avg_rtt_s", "rr_probe", "rr_resets"]
+        } else if self.ccafr.is_some() {
+            &["backlog_pkts", "avg_rtt_s", "afr_mode"]
         } else {
             &["backlog_pkts", "avg_rtt_s"]
         }
@@ -292,6 +334,14 @@ impl CongestionControl for Fast {
         if let Some(d) = &self.reroute {
             out.push(if d.probing() { 1.0 } else { 0.0 });
             out.push(d.resets as f64);
+        }
+        if let Some(a) = &self.ccafr {
+            // 0 normal FAST, 1 additive increase after recovery, 2 per-ACK FAST after the first gap.
+            out.push(match (a.active(), a.gapflag()) {
+                (false, _) => 0.0,
+                (true, false) => 1.0,
+                (true, true) => 2.0,
+            });
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod params;
 pub mod registry;
 
 mod alt;
+pub mod ccafr;
 pub mod fast;
 mod newreno;
 pub mod reno;
@@ -18,6 +19,7 @@ pub mod rrfast;
 pub mod rttbased;
 #[cfg(test)]
 pub mod scripted;
+pub mod sctp;
 pub mod vegas;
 pub mod vfast;
 

@@ -2,7 +2,9 @@
 
 use super::alt::Alt;
 use super::params::{ParamKind, ParamSpec, Params};
-use super::{fast, newreno, reno, rrfast, rttbased, vegas, vfast, CongestionControl, FlowContext};
+use super::{
+    ccafr, fast, newreno, reno, rrfast, rttbased, sctp, vegas, vfast, CongestionControl, FlowContext,
+};
 
 pub struct AlgorithmInfo {
     pub name: &'static str,
@@ -77,6 +79,27 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
         param_groups: &[fast::PARAMS],
         build: |p, ctx| Alt::wrap(fast::build(p, ctx)),
         ack_extra_bytes: ALT_OPTION_BYTES,
+    },
+    AlgorithmInfo {
+        name: "mfast",
+        description: "MFAST (P003): FAST carrying several streams on one connection (set streams = N); FAST's congestion control, unchanged",
+        param_groups: &[fast::PARAMS],
+        build: fast::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "emfast",
+        description: "EMFAST (P003): MFAST with CCaFR, per-ACK window growth after fast recovery until the link is full again",
+        param_groups: &[fast::PARAMS, ccafr::PARAMS],
+        build: fast::build_emfast,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "sctp",
+        description: "SCTP-like (RFC 4960 §7.2 AIMD) multistream baseline of P003 (set streams = N); no multihoming",
+        param_groups: &[sctp::PARAMS],
+        build: sctp::build,
+        ack_extra_bytes: 0,
     },
 ];
 

@@ -6,8 +6,17 @@ use crate::scenario::Scenario;
 use crate::sim::{Flow, Source};
 use crate::time::{secs, Time};
 
-pub const FLOW_METRICS: &[&str] =
-    &["cwnd_pkts", "rtt_s", "srtt_s", "base_rtt_s", "rate_bps", "inflight_pkts", "ssthresh_pkts"];
+pub const FLOW_METRICS: &[&str] = &[
+    "cwnd_pkts",
+    "rtt_s",
+    "srtt_s",
+    "base_rtt_s",
+    "rate_bps",
+    "inflight_pkts",
+    "ssthresh_pkts",
+    "ipd_s",
+    "ipd_jitter_s",
+];
 pub const LINK_METRICS: &[&str] = &["queue_pkts", "throughput_bps", "drops"];
 pub const TRAFFIC_METRICS: &[&str] = &["rate_bps"];
 
@@ -123,6 +132,8 @@ impl Recorder {
                 rate,
                 s.inflight() as f64,
                 if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
+                s.stats.ipd.map_or(nan, secs),
+                s.stats.ipd_jitter.map_or(nan, secs),
             ];
             self.extra_buf.clear();
             s.cc.extra_values(&mut self.extra_buf);

@@ -29,6 +29,29 @@ fn finite_or_null(x: f64) -> Value {
     }
 }
 
+/// Per-stream delivery of a multistream flow (empty for a single stream, where the flow's own fields say it).
+fn stream_stats(fl: &crate::sim::Flow, active_s: f64) -> Value {
+    if fl.app.n_streams() < 2 {
+        return json!([]);
+    }
+    let rows: Vec<Value> = fl
+        .app
+        .stats()
+        .enumerate()
+        .map(|(i, st)| {
+            let bits = st.delivered_pkts as f64 * fl.payload as f64 * 8.0;
+            json!({
+                "stream": i,
+                "delivered_pkts": st.delivered_pkts,
+                "goodput_bps": if active_s > 0.0 { bits / active_s } else { 0.0 },
+                "mean_delivery_delay_s": if st.delivered_pkts > 0 { json!(st.delay_sum_ns / st.delivered_pkts as f64 / 1e9) } else { Value::Null },
+                "max_delivery_delay_s": secs(st.delay_max_ns),
+            })
+        })
+        .collect();
+    Value::Array(rows)
+}
+
 pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
     let sc = &sim.scenario;
     let end = sim.now;
@@ -66,6 +89,14 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
             "start_s": secs(fl.start),
             "active_s": active_s,
             "completion_time_s": fl.received_all_at.map_or(Value::Null, |t| json!(secs(t - fl.start))),
+            "streams": fl.app.n_streams(),
+            "mean_delivery_delay_s": fl.app.delay().map_or(Value::Null, |(m, _)| json!(m / 1e9)),
+            "max_delivery_delay_s": fl.app.delay().map_or(Value::Null, |(_, x)| json!(secs(x))),
+            "stream_stats": stream_stats(fl, active_s),
+            "convergence_time_s": s.convergence.episodes.first().map_or(Value::Null, |e| json!(secs(e.1))),
+            "convergence_episodes": s.convergence.episodes.iter()
+                .map(|(at, t)| json!({ "loss_at_s": secs(*at), "time_s": secs(*t) }))
+                .collect::<Vec<_>>(),
             "params": spec.params.to_json(),
         }));
         all.push(throughput);

@@ -25,6 +25,8 @@ pub struct Packet {
     pub seq: u64,
     /// Data: the sender's send time. Ack: echo of the triggering data packet's send time.
     pub tx_time: Time,
+    /// Data: when this sequence number was first transmitted (for the application's delivery delay).
+    pub first_sent: Time,
     /// Data: packets in flight when it was sent (itself included). Ack: the echo of that.
     pub inflight_at_send: u32,
     /// Ack: receiver's clock when the triggering data packet arrived (ALT's AT) and when the ACK left (LT).
@@ -42,6 +44,7 @@ impl Packet {
         size: 0,
         seq: 0,
         tx_time: 0,
+        first_sent: 0,
         inflight_at_send: 0,
         rcv_arrival: 0,
         rcv_leave: 0,

@@ -353,14 +353,6 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             }
         });
         let streams = t.integer("streams", 1, 65535, &mut ck).unwrap_or(1) as u32;
-        if streams > 1 {
-            let l = line_of(&mut t, "streams");
-            ck.error(
-                l,
-                &t.key_path("streams"),
-                "multistream connections (streams > 1) are not available in this version of delaycc",
-            );
-        }
         let fpath = route(&mut t, "path", src, dst, &graph, &links, &nodes, &mut route_cache, &mut ck);
         let rpath = match t.node("reverse_path") {
             Some(_) => {

@@ -3,11 +3,14 @@
 
 use crate::scenario::FlowSpec;
 use crate::time::Time;
+use crate::transport::delivery::AppDelivery;
 use crate::transport::{Receiver, Sender};
 
 pub struct Flow {
     pub sender: Sender,
     pub receiver: Receiver,
+    /// Per-stream in-order delivery to the receiving application.
+    pub app: AppDelivery,
     pub fwd_route: u32,
     pub rev_route: u32,
     pub packet_size: u32,
@@ -36,6 +39,7 @@ impl Flow {
         Flow {
             sender,
             receiver: Receiver::new(spec.transport.delayed_ack, spec.transport.delayed_ack_timeout),
+            app: AppDelivery::new(spec.streams),
             fwd_route,
             rev_route,
             packet_size,
@@ -50,9 +54,9 @@ impl Flow {
         }
     }
 
-    /// Application bytes delivered in order to the receiver.
+    /// Application bytes handed to the receiving application (in order within each stream).
     pub fn goodput_bytes(&self, bytes_limit: Option<u64>) -> u64 {
-        let b = self.receiver.rcv_nxt * self.payload as u64;
+        let b = self.app.delivered_pkts() * self.payload as u64;
         bytes_limit.map_or(b, |l| b.min(l))
     }
 }

@@ -277,6 +277,7 @@ impl Simulation {
             arrival: now,
         };
         let decision = fl.receiver.on_data(now, p.seq, p.size, echo);
+        fl.app.on_arrival(p.seq, p.first_sent, now);
         if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {
             fl.received_all_at = Some(now);
         }
@@ -304,6 +305,7 @@ impl Simulation {
             size: fl.ack_size,
             seq: fl.receiver.rcv_nxt,
             tx_time: echo.tx_time,
+            first_sent: 0,
             inflight_at_send: echo.inflight_at_send,
             // The receiver's clock runs `rcv_clock_offset` ahead of the sender's (wrapping arithmetic keeps
             // negative offsets exact); ALT must work without knowing it.
@@ -341,6 +343,7 @@ impl Simulation {
                 size: fl.packet_size,
                 seq: tx.seq,
                 tx_time: now,
+                first_sent: tx.first_sent,
                 inflight_at_send: tx.inflight_at_send,
                 rcv_arrival: 0,
                 rcv_leave: 0,
@@ -415,6 +418,7 @@ impl Simulation {
                 size,
                 seq: 0,
                 tx_time: now,
+                first_sent: now,
                 inflight_at_send: 0,
                 rcv_arrival: 0,
                 rcv_leave: 0,

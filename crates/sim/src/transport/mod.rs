@@ -4,6 +4,8 @@
 //! they want sent (`TxRequest`s, ACK decisions) and the simulation turns that into packets, which keeps
 //! them testable on their own.
 
+pub mod convergence;
+pub mod delivery;
 pub mod receiver;
 pub mod rto;
 pub mod sender;

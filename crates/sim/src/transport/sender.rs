@@ -3,10 +3,12 @@
 //! ns-2's one-way TCP agents do). The congestion-control algorithm sizes the window; this file decides
 //! which packets leave and when recovery starts and ends.
 
+use super::convergence::ConvergenceTracker;
 use super::rto::RtoEstimator;
 use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent};
 use crate::scenario::TransportConfig;
 use crate::time::Time;
+use std::collections::VecDeque;
 
 /// A packet the sender wants transmitted now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +16,8 @@ pub struct TxRequest {
     pub seq: u64,
     pub retransmit: bool,
     pub inflight_at_send: u32,
+    /// When this sequence number was first transmitted (the application's message entered the network).
+    pub first_sent: Time,
 }
 
 /// What an arriving ACK carries back to the sender.
@@ -57,6 +61,10 @@ pub struct Sender {
     pub rto_event_pending: bool,
     /// Packets the simulation must transmit, filled by every call below.
     pub txq: Vec<TxRequest>,
+    /// First transmission time of every unacknowledged sequence number, indexed from snd_una.
+    first_sent: VecDeque<Time>,
+    last_new_ack: Option<Time>,
+    pub convergence: ConvergenceTracker,
     pub stats: SenderStats,
 }
 
@@ -74,6 +82,9 @@ pub struct SenderStats {
     pub cwnd_integral: f64,
     pub cwnd_since: Time,
     pub completed_at: Option<Time>,
+    /// Latest inter-ACK delay of new ACKs, and its change from the one before (IPD jitter).
+    pub ipd: Option<Time>,
+    pub ipd_jitter: Option<Time>,
 }
 
 impl Sender {
@@ -98,6 +109,9 @@ impl Sender {
             rto_deadline: None,
             rto_event_pending: false,
             txq: Vec::with_capacity(64),
+            first_sent: VecDeque::new(),
+            last_new_ack: None,
+            convergence: ConvergenceTracker::default(),
             stats: SenderStats::default(),
         }
     }
@@ -145,12 +159,21 @@ impl Sender {
     }
 
     fn transmit(&mut self, now: Time, seq: u64, retransmit: bool) {
-        let inflight_at_send =
-            if retransmit && seq < self.snd_nxt { self.inflight() } else { self.inflight() + 1 };
+        let flight = if retransmit && seq < self.snd_nxt { self.inflight() } else { self.inflight() + 1 };
+        // Packets actually in the network: during recovery the sequence-space flight also counts every
+        // packet already delivered out of order, which NewReno's inflation tracks (one per duplicate
+        // ACK). The ns-2 FAST module's old_pif is likewise its SACK "pipe".
+        let inflight_at_send = (flight as f64 - self.inflation).max(1.0) as u64;
+        let idx = (seq - self.snd_una) as usize;
+        if idx == self.first_sent.len() {
+            self.first_sent.push_back(now);
+        }
+        let first_sent = self.first_sent.get(idx).copied().unwrap_or(now);
         self.txq.push(TxRequest {
             seq,
             retransmit,
             inflight_at_send: inflight_at_send.min(u32::MAX as u64) as u32,
+            first_sent,
         });
         self.stats.pkts_sent += 1;
         if retransmit {
@@ -187,7 +210,15 @@ impl Sender {
         if a.ack > self.snd_una {
             self.account_cwnd(now);
             let acked = a.ack - self.snd_una;
+            self.first_sent.drain(..(acked as usize).min(self.first_sent.len()));
             self.snd_una = a.ack;
+            // Inter-ACK delay of new ACKs (P003's IPD; duplicates are ignored).
+            if let Some(last) = self.last_new_ack {
+                let ipd = now - last;
+                self.stats.ipd_jitter = self.stats.ipd.map(|prev| ipd.abs_diff(prev));
+                self.stats.ipd = Some(ipd);
+            }
+            self.last_new_ack = Some(now);
             if self.snd_nxt < self.snd_una {
                 self.snd_nxt = self.snd_una;
             }
@@ -240,6 +271,10 @@ impl Sender {
                 return;
             }
             self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+            if !self.in_recovery {
+                let rtt = self.rto.srtt().unwrap_or(0);
+                self.convergence.on_ack(now, self.cc.window(), rtt);
+            }
         } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
             self.dupacks += 1;
             self.cc.on_dupack(now);
@@ -257,6 +292,7 @@ impl Sender {
     fn enter_recovery(&mut self, now: Time) {
         self.account_cwnd(now);
         self.stats.fast_retransmits += 1;
+        self.convergence.on_loss(now, self.cc.window());
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
         self.in_recovery = true;
@@ -278,6 +314,7 @@ impl Sender {
         }
         self.account_cwnd(now);
         self.stats.timeouts += 1;
+        self.convergence.on_timeout();
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_timeout(now, inflight);
         self.rto.on_timeout();
@@ -343,7 +380,8 @@ mod tests {
             s.on_ack(100, &ack(0, 0));
         }
         assert!(s.in_recovery);
-        assert_eq!(s.txq[0], TxRequest { seq: 0, retransmit: true, inflight_at_send: 10 });
+        // 10 outstanding, 3 of them reported delivered by the duplicate ACKs: 7 in the network.
+        assert_eq!(s.txq[0], TxRequest { seq: 0, retransmit: true, inflight_at_send: 7, first_sent: 0 });
         assert_eq!(s.cc.window(), 5.0);
         s.txq.clear();
         // Partial ACK up to 5: retransmit 5 and stay in recovery.
@@ -365,7 +403,7 @@ mod tests {
         assert!(!s.on_rto_timer(deadline - 1));
         assert!(s.on_rto_timer(deadline));
         assert_eq!(s.cc.window(), 1.0);
-        assert_eq!(s.txq, vec![TxRequest { seq: 0, retransmit: true, inflight_at_send: 1 }]);
+        assert_eq!(s.txq, vec![TxRequest { seq: 0, retransmit: true, inflight_at_send: 1, first_sent: 0 }]);
         assert_eq!(s.stats.timeouts, 1);
         // Backed off: the next deadline is two initial RTOs away.
         assert_eq!(s.rto_deadline, Some(deadline + 2 * deadline));
