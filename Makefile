@@ -30,6 +30,7 @@ build: $(BUILD_STAMP)
 
 demo: build
 	delaycc demo --out results
+	delaycc reproduce demo --out results/reproduce
 
 test: build lint test-rust test-python
 

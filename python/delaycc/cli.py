@@ -73,6 +73,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(Path(args.out), quiet=args.quiet)
 
 
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from .reproduce import reproduce
+
+    try:
+        page = reproduce(
+            args.target, Path(args.out), workers=args.workers, progress=None if not args.quiet else False
+        )
+    except ValueError as e:
+        print(f"delaycc reproduce: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    if not args.quiet:
+        print(f"report: {page} and {page.with_suffix('.md')}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="delaycc", description="delay-based TCP congestion control laboratory")
     sub = p.add_subparsers(dest="command", required=True)
@@ -94,6 +109,15 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("what", choices=["algorithms"])
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_list)
+
+    rp = sub.add_parser("reproduce", help="reproduce the papers' experiments: figures, tables, report")
+    rp.add_argument(
+        "target", nargs="?", default="all", help="all, demo, a paper (P000..P004) or an experiment id"
+    )
+    rp.add_argument("--out", default="results/reproduce")
+    rp.add_argument("--workers", type=int, help="parallel runs (default: all cores)")
+    rp.add_argument("-q", "--quiet", action="store_true")
+    rp.set_defaults(func=cmd_reproduce)
 
     d = sub.add_parser("demo", help="run the demo scenarios and print a summary")
     d.add_argument("--out", default="results")

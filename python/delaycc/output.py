@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .result import Result
 
 
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     """Calls ``write(tmp)`` and renames tmp to path; on failure the temporary file is removed."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:

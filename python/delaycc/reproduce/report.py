@@ -1,0 +1,120 @@
+"""The reproduction report: Markdown, and one self-contained HTML page with every figure embedded."""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections import Counter
+from pathlib import Path
+
+from ..output import atomic_write
+from .model import NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, Claim, Table
+
+STYLE = (
+    "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1f2328}"
+    "table{border-collapse:collapse;margin:1em 0;font-size:.9em}"
+    "td,th{border:1px solid #d0d7de;padding:.3em .5em;text-align:left}th{background:#f6f8fa}"
+    ".v{color:#fff;border-radius:4px;padding:.1em .4em;white-space:nowrap}img{max-width:100%}"
+)
+BADGE = {REPRODUCED: "#1a7f37", NOT_REPRODUCED: "#cf222e", NOT_COMPARABLE: "#6e7781"}
+
+
+class Section:
+    def __init__(
+        self,
+        exp_id: str,
+        paper: str,
+        title: str,
+        claims: list[Claim],
+        tables: list[Table],
+        figures: list[Path],
+    ) -> None:
+        self.exp_id, self.paper, self.title = exp_id, paper, title
+        self.claims, self.tables, self.figures = claims, tables, figures
+
+
+def _md_table(columns: list[str], rows: list[list[str]]) -> str:
+    esc = [[c.replace("|", "\\|") for c in r] for r in rows]
+    return "\n".join(
+        [
+            "| " + " | ".join(columns) + " |",
+            "|" + "---|" * len(columns),
+            *("| " + " | ".join(r) + " |" for r in esc),
+        ]
+    )
+
+
+def _counts(sections: list[Section]) -> Counter[str]:
+    return Counter(c.verdict for s in sections for c in s.claims)
+
+
+def _tally(sections: list[Section]) -> str:
+    c = _counts(sections)
+    return (
+        f"{c[REPRODUCED]} reproduced, {c[NOT_REPRODUCED]} not reproduced, {c[NOT_COMPARABLE]} not comparable."
+    )
+
+
+def markdown(sections: list[Section], out: Path, header: str) -> str:
+    parts = [
+        f"# delaycc: reproducing the papers\n\n{header}\n",
+        f"**{_tally(sections)}**\n",
+    ]
+    for s in sections:
+        parts.append(f"## {s.exp_id} ({s.paper}): {s.title}\n")
+        rows = [[c.text, c.paper, c.measured, c.verdict.upper(), c.note] for c in s.claims]
+        parts.append(_md_table(["claim", "paper", "measured", "verdict", "note"], rows) + "\n")
+        for t in s.tables:
+            parts.append(f"**{t.title}**\n\n" + _md_table(t.columns, t.rows) + "\n")
+        for f in s.figures:
+            parts.append(f"![{f.stem}]({f.relative_to(out).as_posix()})\n")
+    return "\n".join(parts)
+
+
+def _html_table(columns: list[str], rows: list[list[str]], verdict_col: int | None = None) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = []
+    for r in rows:
+        cells = []
+        for i, c in enumerate(r):
+            if i == verdict_col:
+                color = BADGE.get(c.lower(), "#444")
+                cells.append(f'<td><span class="v" style="background:{color}">{html.escape(c)}</span></td>')
+            else:
+                cells.append(f"<td>{html.escape(c)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def html_page(sections: list[Section], header: str) -> str:
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8"><title>delaycc: reproducing the papers</title>',
+        f"<style>{STYLE}</style>",
+        "</head><body>",
+        "<h1>delaycc: reproducing the papers</h1>",
+        f"<p>{html.escape(header)}</p>",
+        f"<p><b>{_tally(sections)}</b></p>",
+    ]
+    for s in sections:
+        eid, paper, title = html.escape(s.exp_id), html.escape(s.paper), html.escape(s.title)
+        parts.append(f'<h2 id="{eid}">{eid} ({paper}): {title}</h2>')
+        rows = [[c.text, c.paper, c.measured, c.verdict, c.note] for c in s.claims]
+        parts.append(_html_table(["claim", "paper", "measured", "verdict", "note"], rows, verdict_col=3))
+        for t in s.tables:
+            parts.append(f"<h3>{html.escape(t.title)}</h3>" + _html_table(t.columns, t.rows))
+        for f in s.figures:
+            data = base64.b64encode(f.read_bytes()).decode("ascii")
+            img = f'<img alt="{html.escape(f.stem)}" src="data:image/png;base64,{data}">'
+            parts.append(f"<figure>{img}<figcaption>{html.escape(f.name)}</figcaption></figure>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write(sections: list[Section], out: Path, header: str) -> tuple[Path, Path]:
+    md, page = out / "report.md", out / "report.html"
+    text_md = markdown(sections, out, header)
+    text_html = html_page(sections, header)
+    atomic_write(md, lambda p: p.write_text(text_md))
+    atomic_write(page, lambda p: p.write_text(text_html))
+    return md, page

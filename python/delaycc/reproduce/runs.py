@@ -1,0 +1,119 @@
+"""Expanding an experiment into runs (algorithm x sweep point x seed) and running them in parallel."""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import tomllib
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import api
+from .model import KEPT_FLOW_METRICS, KEPT_LINK_METRICS, Experiment, RunKey, RunResult
+
+_PATH_PART = re.compile(r"([A-Za-z_]+)(?:\[(\d+)\])?")
+
+
+def set_path(doc: dict[str, Any], key: str, value: Any) -> None:
+    """Sets `links[1].reverse_bandwidth`-style key paths in a scenario dict."""
+    parts = key.split(".")
+    node: Any = doc
+    for i, part in enumerate(parts):
+        m = _PATH_PART.fullmatch(part)
+        if not m:
+            raise ValueError(f"bad key path {key!r}")
+        name, index = m.group(1), m.group(2)
+        last = i == len(parts) - 1
+        if index is None:
+            if last:
+                node[name] = value
+            else:
+                node = node.setdefault(name, {})
+        else:
+            target = node[name][int(index)]
+            if last:
+                node[name][int(index)] = value
+            else:
+                node = target
+
+
+def scenario_for(exp: Experiment, key: RunKey, root: Path = Path(".")) -> dict[str, Any]:
+    """The scenario of one run: the experiment's file with the algorithm, its parameters and streams put on
+    the flows under test, the sweep value set, and the seed."""
+    doc = copy.deepcopy(tomllib.loads((root / exp.scenario).read_text()))
+    for flow in doc.get("flows", []):
+        if flow.get("id") in exp.flows:
+            flow["algorithm"] = key.algorithm
+            flow["params"] = dict(exp.params.get(key.algorithm, {}))
+            flow["streams"] = exp.streams.get(key.algorithm, 1)
+    if exp.sweep is not None and key.point is not None:
+        idx = list(exp.sweep.labels).index(key.point)
+        value = exp.sweep.values[idx]
+        if value is None:
+            # The sweep's "no load" point: remove what the key belongs to.
+            doc.pop(exp.sweep.key.split("[")[0], None)
+        else:
+            set_path(doc, exp.sweep.key, value)
+    doc["seed"] = key.seed
+    doc["name"] = f"{exp.id}-{key.algorithm}" + (f"-{key.point:g}" if key.point is not None else "")
+    return doc
+
+
+def keys_for(exp: Experiment) -> list[RunKey]:
+    points: list[float | None] = list(exp.sweep.labels) if exp.sweep else [None]
+    return [RunKey(exp.id, alg, p, s) for alg in exp.compare for p in points for s in exp.seeds]
+
+
+def run_one(exp: Experiment, key: RunKey, root: Path = Path(".")) -> RunResult:
+    result = api.run(scenario_for(exp, key, root))
+    n = len(result._times)
+    kept: dict[tuple[str, str, str], np.ndarray] = {}
+    for i, (kind, oid, metric) in enumerate(result._series):
+        if (kind == "flow" and metric in KEPT_FLOW_METRICS) or (
+            kind == "link" and metric in KEPT_LINK_METRICS
+        ):
+            kept[(kind, oid, metric)] = np.array(result._values[i * n : (i + 1) * n])
+    return RunResult(key, result.summary, np.array(result._times), kept)
+
+
+Job = tuple[RunKey, str]
+"""A run and the project root its scenario path is relative to. Only these cross into worker processes
+(experiments hold functions, which do not pickle); workers look the experiment up by id."""
+
+
+def _run_job(job: Job) -> RunResult:
+    from . import EXPERIMENTS
+
+    key, root = job
+    return run_one(EXPERIMENTS[key.experiment], key, Path(root))
+
+
+def run_all(
+    jobs: Iterable[Job],
+    workers: int | None = None,
+    on_done: Callable[[RunResult], None] | None = None,
+) -> list[RunResult]:
+    """Runs every job on a local process pool (all cores by default) and returns results in job order."""
+    jobs = list(jobs)
+    workers = workers or os.cpu_count() or 1
+    results: dict[RunKey, RunResult] = {}
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            r = _run_job(job)
+            results[r.key] = r
+            if on_done:
+                on_done(r)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_run_job, job) for job in jobs]
+            for fut in as_completed(futures):
+                r = fut.result()
+                results[r.key] = r
+                if on_done:
+                    on_done(r)
+    return [results[k] for k, _ in jobs]
