@@ -37,8 +37,8 @@ test: build lint test-rust test-python
 lint: $(STAMP)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --locked --quiet -- -D warnings
-	ruff check python tests
-	ruff format --check python tests
+	ruff check python tests benches
+	ruff format --check python tests benches
 	mypy python/delaycc
 
 test-rust:
@@ -47,8 +47,9 @@ test-rust:
 test-python: build
 	pytest -q tests
 
-bench:
+bench: build
 	cargo run --release --locked --quiet -p delaycc-sim --bin delaycc-bench
+	python benches/sweep_scaling.py
 
 lock:
 	rm -rf /tmp/delaycc-lock-venv && $(PYTHON) -m venv /tmp/delaycc-lock-venv

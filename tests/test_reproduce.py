@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 import delaycc
+from delaycc.keypath import set_path
 from delaycc.reproduce import EXPERIMENTS, p001, reproduce, select
 from delaycc.reproduce.claims import numeric
 from delaycc.reproduce.model import NOT_REPRODUCED, REPRODUCED, RunKey, RunResult, RunSet
-from delaycc.reproduce.runs import keys_for, scenario_for, set_path
+from delaycc.reproduce.runs import keys_for, scenario_for
 
 from conftest import ROOT, run_cli
 

@@ -9,6 +9,7 @@ from ._core import __version__
 from .api import algorithms, duration_s, run, validate
 from .errors import ScenarioError, SimulationError
 from .result import Result
+from .sweep import sweep
 
 __all__ = [
     "Result",
@@ -18,5 +19,6 @@ __all__ = [
     "algorithms",
     "duration_s",
     "run",
+    "sweep",
     "validate",
 ]

@@ -88,6 +88,34 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from .sweep import sweep
+
+    progress = None if not args.quiet else False
+    df = sweep(
+        args.file, args.out, workers=args.workers, dask=args.dask, keep_runs=args.keep_runs, progress=progress
+    )
+    if not args.quiet:
+        counts = df["status"].value_counts().to_dict() if not df.empty else {}
+        tally = ", ".join(f"{v} {k}" for k, v in counts.items())
+        print(f"{len(df)} runs ({tally}); results: {args.out}/results.parquet")
+        for _, row in df[df["status"] != "ok"].iterrows():
+            print(f"point {row['point']}: {row['status']}: {row['error']}", file=sys.stderr)
+    return 0
+
+
+def cmd_plot_sweep(args: argparse.Namespace) -> int:
+    from .sweep.plot import plot_sweep
+
+    try:
+        path = plot_sweep(Path(args.dir), args.x, args.y, args.hue)
+    except (ValueError, FileNotFoundError) as e:
+        print(f"delaycc plot-sweep: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    print(path)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="delaycc", description="delay-based TCP congestion control laboratory")
     sub = p.add_subparsers(dest="command", required=True)
@@ -118,6 +146,22 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--workers", type=int, help="parallel runs (default: all cores)")
     rp.add_argument("-q", "--quiet", action="store_true")
     rp.set_defaults(func=cmd_reproduce)
+
+    sw = sub.add_parser("sweep", help="run a parameter sweep (resumable) on all cores or a Dask cluster")
+    sw.add_argument("file")
+    sw.add_argument("--out", required=True)
+    sw.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    sw.add_argument("--dask", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://host:8786")
+    sw.add_argument("--keep-runs", action="store_true", help="keep every run's output folder")
+    sw.add_argument("-q", "--quiet", action="store_true")
+    sw.set_defaults(func=cmd_sweep)
+
+    ps = sub.add_parser("plot-sweep", help="plot one sweep metric against an axis")
+    ps.add_argument("dir")
+    ps.add_argument("--x", required=True)
+    ps.add_argument("--y", required=True)
+    ps.add_argument("--hue")
+    ps.set_defaults(func=cmd_plot_sweep)
 
     d = sub.add_parser("demo", help="run the demo scenarios and print a summary")
     d.add_argument("--out", default="results")

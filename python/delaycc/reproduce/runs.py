@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import os
-import re
 import tomllib
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -14,32 +13,8 @@ from typing import Any
 import numpy as np
 
 from .. import api
+from ..keypath import set_path
 from .model import KEPT_FLOW_METRICS, KEPT_LINK_METRICS, Experiment, RunKey, RunResult
-
-_PATH_PART = re.compile(r"([A-Za-z_]+)(?:\[(\d+)\])?")
-
-
-def set_path(doc: dict[str, Any], key: str, value: Any) -> None:
-    """Sets `links[1].reverse_bandwidth`-style key paths in a scenario dict."""
-    parts = key.split(".")
-    node: Any = doc
-    for i, part in enumerate(parts):
-        m = _PATH_PART.fullmatch(part)
-        if not m:
-            raise ValueError(f"bad key path {key!r}")
-        name, index = m.group(1), m.group(2)
-        last = i == len(parts) - 1
-        if index is None:
-            if last:
-                node[name] = value
-            else:
-                node = node.setdefault(name, {})
-        else:
-            target = node[name][int(index)]
-            if last:
-                node[name][int(index)] = value
-            else:
-                node = target
 
 
 def scenario_for(exp: Experiment, key: RunKey, root: Path = Path(".")) -> dict[str, Any]:

@@ -1,0 +1,85 @@
+"""Parameter sweeps: `delaycc.sweep(file, out)` and `delaycc sweep FILE --out DIR [--dask ADDR]`.
+
+Results: `DIR/results.parquet`, one row per run (axis values, seed, status and error, wall time, every
+scalar summary metric). Runs are identified by a hash of their resolved scenario; re-running the same
+command skips the ones already complete."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..output import atomic_write
+from .execute import execute, load_record, pending
+from .points import Point, expand
+from .rows import keep
+from .spec import SweepSpec, load
+
+BOOKKEEPING = ["point", "run_id", "status", "error", "wall_s"]
+
+
+def table(points: list[Point], out: Path, metrics: list[str]) -> pd.DataFrame:
+    """The results of every point that has a record, in point order."""
+    rows = []
+    for p in points:
+        rec = load_record(out, p.run_id)
+        if rec is None:
+            continue
+        row: dict[str, Any] = {"point": p.index, "run_id": p.run_id, "status": rec["status"]}
+        row.update(error=rec["error"], wall_s=rec["wall_s"])
+        # Tables and lists as axis values (e.g. a whole params table) become JSON text in their column.
+        row.update({k: v if isinstance(v, int | float | str | bool) else json.dumps(v) for k, v in p.values.items()})
+        row.update(keep(rec.get("row", {}), metrics, set()))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def sweep(
+    spec: str | Path | SweepSpec,
+    out: str | Path,
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+    keep_runs: bool = False,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """Runs a sweep and returns its table (also written to OUT/results.parquet)."""
+    from tqdm import tqdm
+
+    out = Path(out)
+    if not isinstance(spec, SweepSpec):
+        path = Path(spec)
+        spec = load(path)
+        where = str(path)
+    else:
+        where = "<sweep>"
+    points = expand(spec, where)
+    out.mkdir(parents=True, exist_ok=True)
+    todo = pending(points, out)
+    done_already = len(points) - len(todo)
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(
+        total=len(points), initial=done_already, desc=spec.name, unit="run", disable=not show, file=sys.stderr
+    )
+    try:
+        execute(todo, out, workers, dask, keep_runs, lambda: bar.update(1))
+    finally:
+        bar.close()
+        df = table(points, out, spec.metrics)
+        atomic_write(out / "results.parquet", lambda p: df.to_parquet(p, index=False))
+        meta = {
+            "name": spec.name,
+            "mode": spec.mode,
+            "axes": spec.axes,
+            "points": len(points),
+            "skipped": done_already,
+        }
+        atomic_write(out / "sweep.json", lambda p: p.write_text(json.dumps(meta, indent=1, default=str)))
+    return df
+
+
+__all__ = ["SweepSpec", "load", "sweep", "table"]
