@@ -11,6 +11,7 @@ pub mod registry;
 
 mod alt;
 pub mod ccafr;
+pub mod cubic;
 pub mod fast;
 mod newreno;
 pub mod reno;

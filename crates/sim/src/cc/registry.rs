@@ -3,7 +3,7 @@
 use super::alt::Alt;
 use super::params::{ParamKind, ParamSpec, Params};
 use super::{
-    ccafr, fast, newreno, reno, rrfast, rttbased, sctp, vegas, vfast, CongestionControl, FlowContext,
+    ccafr, cubic, fast, newreno, reno, rrfast, rttbased, sctp, vegas, vfast, CongestionControl, FlowContext,
 };
 
 pub struct AlgorithmInfo {
@@ -99,6 +99,13 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
         description: "SCTP-like (RFC 4960 §7.2 AIMD) multistream baseline of P003 (set streams = N); no multihoming",
         param_groups: &[sctp::PARAMS],
         build: sctp::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "cubic",
+        description: "CUBIC (RFC 9438): cubic window growth around the last maximum, Reno-friendly region, fast convergence, optional HyStart++",
+        param_groups: &[cubic::PARAMS],
+        build: cubic::build,
         ack_extra_bytes: 0,
     },
 ];
