@@ -22,6 +22,10 @@ from .spec import SweepSpec, load
 BOOKKEEPING = ["point", "run_id", "status", "error", "wall_s"]
 
 
+def _cell(value: Any) -> Any:
+    return value if isinstance(value, int | float | str | bool) else json.dumps(value)
+
+
 def table(points: list[Point], out: Path, metrics: list[str]) -> pd.DataFrame:
     """The results of every point that has a record, in point order."""
     rows = []
@@ -32,7 +36,7 @@ def table(points: list[Point], out: Path, metrics: list[str]) -> pd.DataFrame:
         row: dict[str, Any] = {"point": p.index, "run_id": p.run_id, "status": rec["status"]}
         row.update(error=rec["error"], wall_s=rec["wall_s"])
         # Tables and lists as axis values (e.g. a whole params table) become JSON text in their column.
-        row.update({k: v if isinstance(v, int | float | str | bool) else json.dumps(v) for k, v in p.values.items()})
+        row.update({k: _cell(v) for k, v in p.values.items()})
         row.update(keep(rec.get("row", {}), metrics, set()))
         rows.append(row)
     return pd.DataFrame(rows)
