@@ -45,6 +45,13 @@ pub struct LinkDir {
     busy_until: Time,
     last_arrive: Time,
     ring: VecDeque<InFlight>,
+    /// Entries ever popped from the front of the ring: ring[i] is entry number `popped + i`.
+    popped: u64,
+    /// Entry number of a ring entry at or before the first one still waiting for the transmitter: every
+    /// entry before it has started. Simulated time only moves forward, so this only moves forward too
+    /// (except when a rate or delay change reschedules the waiting packets), and finding the queue length
+    /// on enqueue costs O(1) amortised instead of a binary search over the ring.
+    waiting_hint: u64,
     bytes_accepted: u64,
     /// cum_bytes of the last entry that left the ring.
     popped_cum_bytes: u64,
@@ -78,6 +85,8 @@ impl LinkDir {
             busy_until: 0,
             last_arrive: 0,
             ring: VecDeque::new(),
+            popped: 0,
+            waiting_hint: 0,
             bytes_accepted: 0,
             popped_cum_bytes: 0,
             event_pending: false,
@@ -89,6 +98,18 @@ impl LinkDir {
     #[inline]
     fn first_waiting(&self, now: Time) -> usize {
         self.ring.partition_point(|e| e.start <= now)
+    }
+
+    /// `first_waiting(now)` for the current (non-decreasing) simulation time, advancing `waiting_hint`.
+    #[inline]
+    fn first_waiting_advance(&mut self, now: Time) -> usize {
+        let mut k = self.waiting_hint.saturating_sub(self.popped) as usize;
+        while k < self.ring.len() && self.ring[k].start <= now {
+            k += 1;
+        }
+        self.waiting_hint = self.popped + k as u64;
+        debug_assert_eq!(k, self.first_waiting(now));
+        k
     }
 
     /// Packets waiting for the transmitter at `now`.
@@ -112,7 +133,7 @@ impl LinkDir {
         let will_wait = self.busy_until > now;
         let mut queued_after = 0;
         if will_wait {
-            let k = self.first_waiting(now);
+            let k = self.first_waiting_advance(now);
             let waiting = (self.ring.len() - k) as u64;
             let full = match self.buffer {
                 Buffer::Packets(cap) => waiting >= cap,
@@ -164,6 +185,7 @@ impl LinkDir {
         match self.ring.front() {
             Some(e) if e.arrive <= now => {
                 let e = self.ring.pop_front()?;
+                self.popped += 1;
                 self.popped_cum_bytes = e.cum_bytes;
                 Some(e)
             }
@@ -202,6 +224,8 @@ impl LinkDir {
 
     fn reschedule_waiting(&mut self, now: Time) {
         let k = self.first_waiting(now);
+        // Start times from k on change (possibly to `now`): the hint must not point past k.
+        self.waiting_hint = self.popped + k as u64;
         let mut free_at = if k == 0 { now } else { self.ring[k - 1].finish.max(now) };
         let mut last_arrive = if k == 0 { 0 } else { self.ring[k - 1].arrive };
         for e in self.ring.iter_mut().skip(k) {
@@ -239,6 +263,7 @@ impl LinkDir {
             dropped.push(e.pkt);
         }
         self.bytes_accepted = self.popped_cum_bytes;
+        self.waiting_hint = self.popped;
         self.busy_until = now;
         self.last_arrive = now;
         dropped.reverse();
