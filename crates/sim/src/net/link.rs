@@ -8,12 +8,12 @@
 //! The buffer counts packets waiting for the transmitter, not the one being serialised (as ns-3 and the
 //! ns-2 DropTail queue in front of a link do).
 
+use super::ring::Ring;
 use crate::rng::Rng;
 use crate::scenario::Buffer;
 use crate::time::{serialisation, Time};
-use std::collections::VecDeque;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct InFlight {
     pub start: Time,
     pub finish: Time,
@@ -44,11 +44,9 @@ pub struct LinkDir {
     rng: Rng,
     busy_until: Time,
     last_arrive: Time,
-    ring: VecDeque<InFlight>,
-    /// Entries ever popped from the front of the ring: ring[i] is entry number `popped + i`.
-    popped: u64,
-    /// Entry number of a ring entry at or before the first one still waiting for the transmitter: every
-    /// entry before it has started. Simulated time only moves forward, so this only moves forward too
+    ring: Ring<InFlight>,
+    /// Number of a ring entry at or before the first one still waiting for the transmitter: every entry
+    /// before it has started. Simulated time only moves forward, so this only moves forward too
     /// (except when a rate or delay change reschedules the waiting packets), and finding the queue length
     /// on enqueue costs O(1) amortised instead of a binary search over the ring.
     waiting_hint: u64,
@@ -84,8 +82,7 @@ impl LinkDir {
             rng,
             busy_until: 0,
             last_arrive: 0,
-            ring: VecDeque::new(),
-            popped: 0,
+            ring: Ring::default(),
             waiting_hint: 0,
             bytes_accepted: 0,
             popped_cum_bytes: 0,
@@ -94,31 +91,33 @@ impl LinkDir {
         }
     }
 
-    /// Index of the first ring entry that has not started transmission at `now`.
+    /// Number of the first ring entry that has not started transmission at `now`.
     #[inline]
-    fn first_waiting(&self, now: Time) -> usize {
+    fn first_waiting(&self, now: Time) -> u64 {
         self.ring.partition_point(|e| e.start <= now)
     }
 
     /// `first_waiting(now)` for the current (non-decreasing) simulation time, advancing `waiting_hint`.
     #[inline]
-    fn first_waiting_advance(&mut self, now: Time) -> usize {
-        let mut k = self.waiting_hint.saturating_sub(self.popped) as usize;
-        while k < self.ring.len() && self.ring[k].start <= now {
+    fn first_waiting_advance(&mut self, now: Time) -> u64 {
+        let mut k = self.waiting_hint.max(self.ring.head());
+        while k < self.ring.tail() && self.ring.at(k).start <= now {
             k += 1;
         }
-        self.waiting_hint = self.popped + k as u64;
+        self.waiting_hint = k;
         debug_assert_eq!(k, self.first_waiting(now));
         k
     }
 
     /// Packets waiting for the transmitter at `now`.
     pub fn queue_pkts(&self, now: Time) -> u64 {
-        (self.ring.len() - self.first_waiting(now)) as u64
+        self.ring.tail() - self.first_waiting(now)
     }
 
-    fn queue_bytes_from(&self, k: usize) -> u64 {
-        let before = if k == 0 { self.popped_cum_bytes } else { self.ring[k - 1].cum_bytes };
+    /// Bytes of the ring entries from number `k` on.
+    fn queue_bytes_from(&self, k: u64) -> u64 {
+        let before =
+            if k == self.ring.head() { self.popped_cum_bytes } else { self.ring.at(k - 1).cum_bytes };
         self.bytes_accepted - before
     }
 
@@ -134,7 +133,7 @@ impl LinkDir {
         let mut queued_after = 0;
         if will_wait {
             let k = self.first_waiting_advance(now);
-            let waiting = (self.ring.len() - k) as u64;
+            let waiting = self.ring.tail() - k;
             let full = match self.buffer {
                 Buffer::Packets(cap) => waiting >= cap,
                 Buffer::Bytes(cap) => self.queue_bytes_from(k) + size as u64 > cap,
@@ -185,7 +184,6 @@ impl LinkDir {
         match self.ring.front() {
             Some(e) if e.arrive <= now => {
                 let e = self.ring.pop_front()?;
-                self.popped += 1;
                 self.popped_cum_bytes = e.cum_bytes;
                 Some(e)
             }
@@ -225,10 +223,12 @@ impl LinkDir {
     fn reschedule_waiting(&mut self, now: Time) {
         let k = self.first_waiting(now);
         // Start times from k on change (possibly to `now`): the hint must not point past k.
-        self.waiting_hint = self.popped + k as u64;
-        let mut free_at = if k == 0 { now } else { self.ring[k - 1].finish.max(now) };
-        let mut last_arrive = if k == 0 { 0 } else { self.ring[k - 1].arrive };
-        for e in self.ring.iter_mut().skip(k) {
+        self.waiting_hint = k;
+        let first = k == self.ring.head();
+        let mut free_at = if first { now } else { self.ring.at(k - 1).finish.max(now) };
+        let mut last_arrive = if first { 0 } else { self.ring.at(k - 1).arrive };
+        for n in self.ring.numbers_from(k) {
+            let e = self.ring.at_mut(n);
             let old_ser = e.finish - e.start;
             let ser = serialisation(e.size, self.bps);
             self.stats.busy_ns = self.stats.busy_ns + ser as u128 - old_ser as u128;
@@ -263,7 +263,7 @@ impl LinkDir {
             dropped.push(e.pkt);
         }
         self.bytes_accepted = self.popped_cum_bytes;
-        self.waiting_hint = self.popped;
+        self.waiting_hint = self.ring.head();
         self.busy_until = now;
         self.last_arrive = now;
         dropped.reverse();

@@ -3,6 +3,7 @@
 
 pub mod link;
 pub mod packet;
+mod ring;
 pub mod route;
 
 pub use link::{Enqueued, LinkDir};
