@@ -44,6 +44,10 @@ pub struct LinkDir {
     rng: Rng,
     busy_until: Time,
     last_arrive: Time,
+    /// (size, serialisation time at `bps`) of the last packet: most directions carry one packet size,
+    /// so the division runs once instead of per packet. Reset when the rate changes ((0, 0) is right at
+    /// any rate).
+    ser_cache: (u32, Time),
     ring: Ring<InFlight>,
     /// Number of a ring entry at or before the first one still waiting for the transmitter: every entry
     /// before it has started. Simulated time only moves forward, so this only moves forward too
@@ -82,6 +86,7 @@ impl LinkDir {
             rng,
             busy_until: 0,
             last_arrive: 0,
+            ser_cache: (0, 0),
             ring: Ring::default(),
             waiting_hint: 0,
             bytes_accepted: 0,
@@ -121,6 +126,14 @@ impl LinkDir {
         self.bytes_accepted - before
     }
 
+    #[inline]
+    fn serialisation(&mut self, size: u32) -> Time {
+        if self.ser_cache.0 != size {
+            self.ser_cache = (size, serialisation(size, self.bps));
+        }
+        self.ser_cache.1
+    }
+
     /// Offers a packet to this direction at `now`. `deterministic_drop` is true when the packet matches an
     /// entry of the drop list (decided by the caller, who knows the packet's flow and sequence number).
     #[inline]
@@ -145,7 +158,7 @@ impl LinkDir {
             queued_after = waiting + 1;
         }
         let start = self.busy_until.max(now);
-        let ser = serialisation(size, self.bps);
+        let ser = self.serialisation(size);
         let finish = start + ser;
         self.busy_until = finish;
         // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
@@ -211,6 +224,7 @@ impl LinkDir {
     /// Changes the rate: packets not yet started are rescheduled at the new rate behind the one in service.
     pub fn set_rate(&mut self, now: Time, bps: f64) {
         self.bps = (bps.round() as u64).max(1);
+        self.ser_cache = (0, 0);
         self.reschedule_waiting(now);
     }
 
