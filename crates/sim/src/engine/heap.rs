@@ -22,7 +22,7 @@ impl<T: Copy> MinHeap<T> {
         self.items.first().map(|e| e.0)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, key: u128, value: T) {
         let mut i = self.items.len();
         self.items.push((key, value));
@@ -37,7 +37,7 @@ impl<T: Copy> MinHeap<T> {
         self.items[i] = (key, value);
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(u128, T)> {
         let last = self.items.pop()?;
         let Some(&top) = self.items.first() else { return Some(last) };

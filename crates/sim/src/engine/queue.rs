@@ -50,7 +50,7 @@ impl EventQueue {
         Self::default()
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn schedule(&mut self, time: Time, event: Event) {
         let k = key(time, self.next_seq);
         self.next_seq += 1;
@@ -60,7 +60,7 @@ impl EventQueue {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         let from_links = match (self.links.peek_key(), self.others.peek_key()) {
             (Some(l), Some(o)) => l < o,

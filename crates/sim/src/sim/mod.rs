@@ -206,11 +206,18 @@ impl Simulation {
     /// Puts a packet on the link of its current hop, or delivers it if it has no hops left.
     #[inline]
     fn forward(&mut self, id: u32) {
-        let p = *self.pool.get(id);
-        let Some(d) = self.routes.hop(p.route, p.hop) else {
-            self.deliver(id);
-            return;
-        };
+        let p = self.pool.get(id);
+        match self.routes.hop(p.route, p.hop) {
+            Some(d) => self.enqueue(d, id),
+            None => self.deliver(id),
+        }
+    }
+
+    /// Offers packet `id` to link direction `d`. A leaf (it never delivers), so it inlines into the
+    /// per-packet path; the packet is read in place rather than copied.
+    #[inline]
+    fn enqueue(&mut self, d: u32, id: u32) {
+        let p = self.pool.get(id);
         let link = &mut self.links[d as usize];
         let det_drop = !link.drop_list.is_empty()
             && p.kind == PacketKind::Data
