@@ -8,6 +8,7 @@
 //! The buffer counts packets waiting for the transmitter, not the one being serialised (as ns-3 and the
 //! ns-2 DropTail queue in front of a link do).
 
+use super::packet::Packet;
 use super::ring::Ring;
 use crate::rng::Rng;
 use crate::scenario::Buffer;
@@ -20,10 +21,12 @@ pub struct InFlight {
     pub arrive: Time,
     /// Cumulative bytes accepted by this direction up to and including this packet.
     pub cum_bytes: u64,
-    pub pkt: u32,
-    pub size: u32,
     /// Dropped by the loss model after serialisation: discarded on arrival.
     pub lost: bool,
+    /// The packet itself. Packets travel by value from ring to ring: a ring is read and written in
+    /// order, so the packet is in cache when it arrives (a pool slot, touched last a whole pipe ago, was
+    /// not), and nothing needs allocating or freeing.
+    pub pkt: Packet,
 }
 
 pub enum Enqueued {
@@ -137,7 +140,8 @@ impl LinkDir {
     /// Offers a packet to this direction at `now`. `deterministic_drop` is true when the packet matches an
     /// entry of the drop list (decided by the caller, who knows the packet's flow and sequence number).
     #[inline]
-    pub fn enqueue(&mut self, now: Time, pkt: u32, size: u32, deterministic_drop: bool) -> Enqueued {
+    pub fn enqueue(&mut self, now: Time, pkt: &Packet, deterministic_drop: bool) -> Enqueued {
+        let size = pkt.size;
         if !self.up {
             self.stats.queue_drops += 1;
             return Enqueued::Dropped;
@@ -179,8 +183,7 @@ impl LinkDir {
             finish,
             arrive,
             cum_bytes: self.bytes_accepted,
-            pkt,
-            size,
+            pkt: *pkt,
             lost,
         });
         if self.event_pending {
@@ -214,10 +217,15 @@ impl LinkDir {
         self.ring.len()
     }
 
+    /// Packet slots allocated for the ring.
+    pub fn slots(&self) -> usize {
+        self.ring.capacity()
+    }
+
     /// Bits whose serialisation finished by `t` (for per-interval link throughput).
     pub fn bits_finished_by(&self, t: Time) -> u64 {
         let pending: u64 =
-            self.ring.iter().rev().take_while(|e| e.finish > t).map(|e| e.size as u64 * 8).sum();
+            self.ring.iter().rev().take_while(|e| e.finish > t).map(|e| e.pkt.size as u64 * 8).sum();
         self.stats.bits_sent - pending
     }
 
@@ -244,7 +252,7 @@ impl LinkDir {
         for n in self.ring.numbers_from(k) {
             let e = self.ring.at_mut(n);
             let old_ser = e.finish - e.start;
-            let ser = serialisation(e.size, self.bps);
+            let ser = serialisation(e.pkt.size, self.bps);
             self.stats.busy_ns = self.stats.busy_ns + ser as u128 - old_ser as u128;
             self.stats.wait_ns = self.stats.wait_ns + free_at as u128 - e.start as u128;
             e.start = free_at;
@@ -261,8 +269,8 @@ impl LinkDir {
         }
     }
 
-    /// Takes the link down: everything queued or on the wire is lost. Returns the dropped packet ids.
-    pub fn take_down(&mut self, now: Time) -> Vec<u32> {
+    /// Takes the link down: everything queued or on the wire is lost. Returns the dropped packets.
+    pub fn take_down(&mut self, now: Time) -> Vec<Packet> {
         self.up = false;
         let mut dropped = Vec::with_capacity(self.ring.len());
         while let Some(e) = self.ring.pop_back() {
@@ -270,7 +278,7 @@ impl LinkDir {
             self.stats.busy_ns -= unserved as u128;
             self.stats.wait_ns -= e.start.saturating_sub(now) as u128;
             if e.start > now {
-                self.stats.bits_sent -= e.size as u64 * 8;
+                self.stats.bits_sent -= e.pkt.size as u64 * 8;
                 self.stats.pkts_sent -= 1;
             }
             self.stats.queue_drops += 1;
@@ -303,6 +311,11 @@ impl LinkDir {
 mod tests {
     use super::*;
 
+    /// A packet told apart by its sequence number.
+    fn pkt(seq: u64, size: u32) -> Packet {
+        Packet { seq, size, ..Packet::EMPTY }
+    }
+
     fn link(cap: u64) -> LinkDir {
         // 8 Mbps: a 1000-byte packet takes 1 ms; 10 ms propagation.
         LinkDir::new(8e6, 10_000_000, Buffer::Packets(cap), 0.0, Rng::stream(1, "t"))
@@ -311,16 +324,16 @@ mod tests {
     #[test]
     fn fifo_schedule_and_queue_occupancy() {
         let mut l = link(2);
-        assert!(matches!(l.enqueue(0, 0, 1000, false), Enqueued::Accepted(Some(11_000_000))));
-        assert!(matches!(l.enqueue(0, 1, 1000, false), Enqueued::Accepted(None)));
-        assert!(matches!(l.enqueue(0, 2, 1000, false), Enqueued::Accepted(None)));
+        assert!(matches!(l.enqueue(0, &pkt(0, 1000), false), Enqueued::Accepted(Some(11_000_000))));
+        assert!(matches!(l.enqueue(0, &pkt(1, 1000), false), Enqueued::Accepted(None)));
+        assert!(matches!(l.enqueue(0, &pkt(2, 1000), false), Enqueued::Accepted(None)));
         // Two waiting (capacity 2), one in service: the fourth is dropped.
-        assert!(matches!(l.enqueue(0, 3, 1000, false), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(0, &pkt(3, 1000), false), Enqueued::Dropped));
         assert_eq!(l.queue_pkts(0), 2);
         assert_eq!(l.queue_pkts(1_000_000), 1);
         assert_eq!(l.queue_pkts(2_000_000), 0);
-        assert_eq!(l.pop_arrived(10_999_999).map(|e| e.pkt), None);
-        assert_eq!(l.pop_arrived(11_000_000).map(|e| e.pkt), Some(0));
+        assert_eq!(l.pop_arrived(10_999_999).map(|e| e.pkt.seq), None);
+        assert_eq!(l.pop_arrived(11_000_000).map(|e| e.pkt.seq), Some(0));
         assert_eq!(l.next_arrival(), Some(12_000_000));
         assert_eq!(l.stats.max_queue_pkts, 2);
         assert_eq!(l.stats.queue_drops, 1);
@@ -331,17 +344,17 @@ mod tests {
     #[test]
     fn byte_buffer_counts_bytes() {
         let mut l = LinkDir::new(8e6, 0, Buffer::Bytes(1500), 0.0, Rng::stream(1, "t"));
-        assert!(matches!(l.enqueue(0, 0, 1000, false), Enqueued::Accepted(_)));
-        assert!(matches!(l.enqueue(0, 1, 1000, false), Enqueued::Accepted(_)));
-        assert!(matches!(l.enqueue(0, 2, 600, false), Enqueued::Dropped));
-        assert!(matches!(l.enqueue(0, 3, 500, false), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(0, 1000), false), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(1, 1000), false), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(2, 600), false), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(0, &pkt(3, 500), false), Enqueued::Accepted(_)));
     }
 
     #[test]
     fn rate_change_reschedules_waiting_packets_only() {
         let mut l = link(10);
         for i in 0..3 {
-            l.enqueue(0, i, 1000, false);
+            l.enqueue(0, &pkt(i, 1000), false);
         }
         l.set_rate(500_000, 16e6);
         let arrivals: Vec<_> = std::iter::from_fn(|| l.pop_arrived(u64::MAX).map(|e| e.arrive)).collect();
@@ -353,10 +366,11 @@ mod tests {
     fn taking_the_link_down_drops_everything() {
         let mut l = link(10);
         for i in 0..3 {
-            l.enqueue(0, i, 1000, false);
+            l.enqueue(0, &pkt(i, 1000), false);
         }
-        assert_eq!(l.take_down(500_000), vec![0, 1, 2]);
-        assert!(matches!(l.enqueue(600_000, 4, 1000, false), Enqueued::Dropped));
+        let dropped: Vec<u64> = l.take_down(500_000).iter().map(|p| p.seq).collect();
+        assert_eq!(dropped, vec![0, 1, 2]);
+        assert!(matches!(l.enqueue(600_000, &pkt(4, 1000), false), Enqueued::Dropped));
         assert_eq!(l.in_flight(), 0);
     }
 }

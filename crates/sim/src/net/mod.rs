@@ -7,5 +7,5 @@ mod ring;
 pub mod route;
 
 pub use link::{Enqueued, LinkDir};
-pub use packet::{Packet, PacketKind, PacketPool};
+pub use packet::{Packet, PacketKind};
 pub use route::Routes;

@@ -21,6 +21,10 @@ impl<T: Copy + Default> Ring<T> {
         (self.tail - self.head) as usize
     }
 
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.tail == self.head

@@ -9,7 +9,7 @@ pub use source::Source;
 use crate::cc::FlowContext;
 use crate::engine::{Event, EventQueue};
 use crate::measure::Recorder;
-use crate::net::{Enqueued, LinkDir, Packet, PacketKind, PacketPool, Routes};
+use crate::net::{Enqueued, LinkDir, Packet, PacketKind, Routes};
 use crate::rng::Rng;
 use crate::scenario::routes::Graph;
 use crate::scenario::{EventKind, NodeId, Scenario};
@@ -41,7 +41,6 @@ pub struct Simulation {
     queue: EventQueue,
     pub links: Vec<LinkDir>,
     pub routes: Routes,
-    pool: PacketPool,
     pub flows: Vec<Flow>,
     pub sources: Vec<Source>,
     pub recorder: Recorder,
@@ -123,7 +122,6 @@ impl Simulation {
             queue: EventQueue::new(),
             links,
             routes,
-            pool: PacketPool::default(),
             flows,
             sources,
             recorder,
@@ -173,7 +171,7 @@ impl Simulation {
                 f.sender.finish_accounting(self.now);
             }
         }
-        self.counts.in_flight = self.pool.live();
+        self.counts.in_flight = self.packets_on_links();
         outcome
     }
 
@@ -205,51 +203,48 @@ impl Simulation {
 
     /// Puts a packet on the link of its current hop, or delivers it if it has no hops left.
     #[inline]
-    fn forward(&mut self, id: u32) {
-        let p = self.pool.get(id);
+    fn forward(&mut self, p: &Packet) {
         match self.routes.hop(p.route, p.hop) {
-            Some(d) => self.enqueue(d, id),
-            None => self.deliver(id),
+            Some(d) => self.enqueue(d, p),
+            None => self.deliver(p),
         }
     }
 
-    /// Offers packet `id` to link direction `d`. A leaf (it never delivers), so it inlines into the
-    /// per-packet path; the packet is read in place rather than copied.
+    /// Offers a packet to link direction `d`, which keeps a copy in its ring. A leaf (it never delivers),
+    /// so it inlines into the per-packet path.
     #[inline]
-    fn enqueue(&mut self, d: u32, id: u32) {
-        let p = self.pool.get(id);
+    fn enqueue(&mut self, d: u32, p: &Packet) {
         let link = &mut self.links[d as usize];
         let det_drop = !link.drop_list.is_empty()
             && p.kind == PacketKind::Data
             && !p.retransmit
             && link.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
-        match link.enqueue(self.now, id, p.size, det_drop) {
+        match link.enqueue(self.now, p, det_drop) {
             Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d)),
             Enqueued::Accepted(None) => {}
-            Enqueued::Dropped => self.drop_packet(id),
+            Enqueued::Dropped => self.drop_packet(),
         }
     }
 
-    fn drop_packet(&mut self, id: u32) {
+    fn drop_packet(&mut self) {
         self.counts.dropped += 1;
-        self.pool.release(id);
     }
 
     fn send_new(&mut self, p: Packet) {
         self.counts.sent += 1;
-        let id = self.pool.alloc(p);
-        self.forward(id);
+        self.forward(&p);
     }
 
     fn on_link_arrival(&mut self, d: u32) {
         let now = self.now;
         while let Some(e) = self.links[d as usize].pop_arrived(now) {
             if e.lost {
-                self.drop_packet(e.pkt);
+                self.drop_packet();
                 continue;
             }
-            self.pool.get_mut(e.pkt).hop += 1;
-            self.forward(e.pkt);
+            let mut p = e.pkt;
+            p.hop += 1;
+            self.forward(&p);
         }
         let link = &mut self.links[d as usize];
         match link.next_arrival() {
@@ -258,10 +253,9 @@ impl Simulation {
         }
     }
 
-    fn deliver(&mut self, id: u32) {
-        let p = *self.pool.get(id);
+    fn deliver(&mut self, p: &Packet) {
+        let p = *p;
         self.counts.delivered += 1;
-        self.pool.release(id);
         match p.kind {
             PacketKind::Data => self.on_data(p),
             PacketKind::Ack => self.on_ack(p),
@@ -471,8 +465,8 @@ impl Simulation {
                     }
                     match up {
                         Some(false) if self.links[di].up => {
-                            for id in self.links[di].take_down(now) {
-                                self.drop_packet(id);
+                            for _ in self.links[di].take_down(now) {
+                                self.drop_packet();
                             }
                         }
                         Some(true) => self.links[di].up = true,
@@ -483,13 +477,15 @@ impl Simulation {
         }
     }
 
-    /// Packets now in the network (allocated, not yet delivered or dropped).
+    /// Packets now in the network (sent, not yet delivered or dropped): they all sit on links.
     pub fn packets_in_flight(&self) -> u64 {
-        self.pool.live()
+        self.packets_on_links()
     }
 
+    /// Packet slots allocated over all link directions (their rings' high-water marks, rounded up to
+    /// powers of two). Packets live in these slots; nothing else allocates per packet.
     pub fn packet_pool_capacity(&self) -> usize {
-        self.pool.capacity()
+        self.links.iter().map(|l| l.slots()).sum()
     }
 
     /// Packets currently held by link directions (queued or on the wire).
