@@ -77,7 +77,7 @@ mod tests {
             let k = (rng.next_u64() % 1000) as u128 * 10_000 + i;
             h.push(k, i);
             reference.insert(k);
-            if rng.next_u64() % 3 == 0 {
+            if rng.next_u64().is_multiple_of(3) {
                 assert_eq!(h.pop().map(|e| e.0), reference.pop_first());
             }
             assert_eq!(h.peek_key(), reference.first().copied());
