@@ -163,6 +163,7 @@ impl Simulation {
                 break;
             }
         }
+        self.recorder.flush();
         if outcome == Outcome::Completed {
             self.now = self.end;
         }
