@@ -1,6 +1,8 @@
 //! Time series sampled on a fixed period into one column per (object, metric). Memory is bounded by the
-//! number of samples (duration / sample_interval), never by the number of packets.
+//! number of samples, never by the number of packets, and the number of samples by `max_samples`
+//! (`resolution.rs`), never by the duration.
 
+use super::resolution::{halve, merge_rows, merge_rule, Merge, DEFAULT_MAX_SAMPLES};
 use crate::net::{LinkDir, Routes};
 use crate::scenario::Scenario;
 use crate::sim::{Flow, Source};
@@ -26,9 +28,15 @@ pub struct Series {
 const TILE: usize = 8;
 
 pub struct Recorder {
+    /// Interval between recorded samples: the scenario's, doubled each time the resolution was halved.
     pub interval: Time,
     pub times: Vec<f64>,
     pub series: Vec<Series>,
+    /// Samples per series at which the resolution halves (rounded down to an even number, at least 2).
+    pub max_samples: usize,
+    /// Sampling instants (calls to `sample`) per recorded sample, and instants since the last one.
+    stride: u64,
+    since_recorded: u64,
     /// The sample being recorded: one value per series, padded to whole tiles.
     row: Vec<f64>,
     /// Recorded samples not yet moved into `series`.
@@ -54,7 +62,7 @@ pub fn link_dir_name(s: &Scenario, d: u32) -> (String, &'static str) {
 
 impl Recorder {
     pub fn new(s: &Scenario, routes: &Routes, flows: &[Flow]) -> Recorder {
-        let n_samples = (s.duration / s.sample_interval.max(1)) as usize + 1;
+        let n_samples = ((s.duration / s.sample_interval.max(1)) as usize + 1).min(DEFAULT_MAX_SAMPLES);
         let mut series = Vec::new();
         let mut flow_base = Vec::with_capacity(flows.len());
         for (f, fl) in s.flows.iter().zip(flows) {
@@ -98,6 +106,9 @@ impl Recorder {
             row: Vec::with_capacity(series.len().next_multiple_of(TILE)),
             tiles: (0..series.len().div_ceil(TILE)).map(|_| Vec::with_capacity(n_samples * TILE)).collect(),
             series,
+            max_samples: DEFAULT_MAX_SAMPLES,
+            stride: 1,
+            since_recorded: 0,
             link_dirs,
             flow_base,
             extra_buf: Vec::new(),
@@ -111,6 +122,20 @@ impl Recorder {
     }
 
     pub fn sample(&mut self, now: Time, flows: &[Flow], links: &[LinkDir], sources: &[Source]) {
+        // Instants between recorded samples are skipped; the rates and drop counts of the next recorded
+        // sample cover the whole interval since the last one.
+        self.since_recorded += 1;
+        if self.since_recorded < self.stride {
+            return;
+        }
+        if self.times.len() >= self.max_samples.max(2) & !1 {
+            self.halve();
+            self.stride *= 2;
+            self.interval = self.interval.saturating_mul(2);
+            // This instant falls between two instants of the doubled interval.
+            return;
+        }
+        self.since_recorded = 0;
         self.row.clear();
         let dt = secs(now - self.last_t).max(1e-12);
         self.last_t = now;
@@ -164,6 +189,25 @@ impl Recorder {
         self.row.resize(self.tiles.len() * TILE, nan);
         for (tile, values) in self.tiles.iter_mut().zip(self.row.chunks_exact(TILE)) {
             tile.extend_from_slice(values);
+        }
+    }
+
+    /// Merges every two adjacent samples into one (`resolution.rs`). Samples still in the tiles are merged
+    /// there, so memory never holds more than `max_samples` samples per series.
+    fn halve(&mut self) {
+        if self.series.iter().any(|s| !s.values.is_empty()) {
+            // Samples from before an earlier flush (a resumed run): merge everything in the series.
+            self.flush();
+            halve(&mut self.times, &mut self.series);
+            return;
+        }
+        merge_rows(&mut self.times, &[Merge::Last]);
+        for (g, tile) in self.tiles.iter_mut().enumerate() {
+            let mut rules = [Merge::Last; TILE];
+            for (rule, s) in rules.iter_mut().zip(&self.series[g * TILE..]) {
+                *rule = merge_rule(s.metric);
+            }
+            merge_rows(tile, &rules);
         }
     }
 
