@@ -331,8 +331,9 @@ impl Simulation {
     /// Transmits what the sender queued and keeps its RTO event scheduled.
     fn after_sender(&mut self, f: u32) {
         let now = self.now;
-        let mut txq = std::mem::take(&mut self.flows[f as usize].sender.txq);
-        for tx in txq.drain(..) {
+        let mut i = 0;
+        while let Some(&tx) = self.flows[f as usize].sender.txq.get(i) {
+            i += 1;
             let fl = &self.flows[f as usize];
             self.send_new(Packet {
                 kind: PacketKind::Data,
@@ -349,7 +350,7 @@ impl Simulation {
             });
         }
         let s = &mut self.flows[f as usize].sender;
-        s.txq = txq;
+        s.txq.clear();
         if let Some(d) = s.rto_deadline {
             if !s.rto_event_pending {
                 s.rto_event_pending = true;
