@@ -128,7 +128,7 @@ impl Recorder {
         if self.since_recorded < self.stride {
             return;
         }
-        if self.times.len() >= self.max_samples.max(2) & !1 {
+        if self.times.len() >= (self.max_samples.max(2) & !1) {
             self.halve();
             self.stride *= 2;
             self.interval = self.interval.saturating_mul(2);
@@ -186,6 +186,9 @@ impl Recorder {
             debug_assert_eq!(self.row.len(), self.traffic_base + i);
             self.row.push(rate);
         }
+        // Every series gets exactly one value per sample (a value pushed straight into a series would
+        // misalign every series after it in the tiles).
+        assert_eq!(self.row.len(), self.series.len(), "one value per series and sample");
         self.row.resize(self.tiles.len() * TILE, nan);
         for (tile, values) in self.tiles.iter_mut().zip(self.row.chunks_exact(TILE)) {
             tile.extend_from_slice(values);

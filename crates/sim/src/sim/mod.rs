@@ -211,8 +211,8 @@ impl Simulation {
         }
     }
 
-    /// Offers a packet to link direction `d`, which keeps a copy in its ring. A leaf (it never delivers),
-    /// so it inlines into the per-packet path.
+    /// Offers a packet to link direction `d`, which keeps a copy in its ring. Split from `forward` because
+    /// it never delivers: it is not part of the deliver -> send -> forward cycle, so it can be inlined.
     #[inline]
     fn enqueue(&mut self, d: u32, p: &Packet) {
         let link = &mut self.links[d as usize];
