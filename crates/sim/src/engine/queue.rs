@@ -1,9 +1,13 @@
-//! The event queue: a binary heap keyed by (time, insertion order), so events at the same instant run in
-//! the order they were scheduled and every run of the same scenario is identical.
+//! The event queue: events ordered by (time, insertion order), so events at the same instant run in the
+//! order they were scheduled and every run of the same scenario is identical.
+//!
+//! Link arrivals (one pending per busy link direction, one per packet per hop) and everything else
+//! (timers, one per flow; samples; scenario events) live in two heaps that share one insertion counter.
+//! Popping takes the smaller head of the two, so the order is exactly that of a single queue, but the
+//! per-packet heap holds only the busy link directions: it stays small however many flows there are.
 
+use super::heap::MinHeap;
 use crate::time::Time;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// Everything that can happen. Payloads are indices into the simulation's tables; events are small and
 /// copied, never allocated.
@@ -26,35 +30,19 @@ pub enum Event {
     Scenario(u32),
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    time: Time,
-    seq: u64,
-    event: Event,
-}
-
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest event first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.seq).cmp(&(self.time, self.seq))
-    }
-}
-
 #[derive(Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Entry>,
+    /// Link arrivals, by link-direction index.
+    links: MinHeap<u32>,
+    /// Every other event.
+    others: MinHeap<Event>,
     next_seq: u64,
+}
+
+/// The sort key: time first, then insertion order.
+#[inline]
+fn key(time: Time, seq: u64) -> u128 {
+    (time as u128) << 64 | seq as u128
 }
 
 impl EventQueue {
@@ -62,23 +50,38 @@ impl EventQueue {
         Self::default()
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn schedule(&mut self, time: Time, event: Event) {
-        self.heap.push(Entry { time, seq: self.next_seq, event });
+        let k = key(time, self.next_seq);
         self.next_seq += 1;
+        match event {
+            Event::LinkArrival(d) => self.links.push(k, d),
+            other => self.others.push(k, other),
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        self.heap.pop().map(|e| (e.time, e.event))
+        let from_links = match (self.links.peek_key(), self.others.peek_key()) {
+            (Some(l), Some(o)) => l < o,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return None,
+        };
+        let (k, ev) = if from_links {
+            self.links.pop().map(|(k, d)| (k, Event::LinkArrival(d)))?
+        } else {
+            self.others.pop()?
+        };
+        Some(((k >> 64) as Time, ev))
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.links.len() + self.others.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 
@@ -98,5 +101,28 @@ mod tests {
             order,
             vec![(1, Event::Rto(1)), (1, Event::Rto(3)), (5, Event::Sample), (5, Event::Rto(2))]
         );
+    }
+
+    #[test]
+    fn link_arrivals_interleave_with_other_events_in_insertion_order() {
+        let mut q = EventQueue::new();
+        q.schedule(7, Event::LinkArrival(0));
+        q.schedule(7, Event::Rto(0));
+        q.schedule(3, Event::LinkArrival(1));
+        q.schedule(7, Event::LinkArrival(2));
+        q.schedule(3, Event::Sample);
+        assert_eq!(q.len(), 5);
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (3, Event::LinkArrival(1)),
+                (3, Event::Sample),
+                (7, Event::LinkArrival(0)),
+                (7, Event::Rto(0)),
+                (7, Event::LinkArrival(2)),
+            ]
+        );
+        assert!(q.is_empty());
     }
 }

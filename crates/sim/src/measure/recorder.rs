@@ -1,6 +1,8 @@
 //! Time series sampled on a fixed period into one column per (object, metric). Memory is bounded by the
-//! number of samples (duration / sample_interval), never by the number of packets.
+//! number of samples, never by the number of packets, and the number of samples by `max_samples`
+//! (`resolution.rs`), never by the duration.
 
+use super::resolution::{halve, merge_rows, merge_rule, Merge, DEFAULT_MAX_SAMPLES};
 use crate::net::{LinkDir, Routes};
 use crate::scenario::Scenario;
 use crate::sim::{Flow, Source};
@@ -27,10 +29,27 @@ pub struct Series {
     pub values: Vec<f64>,
 }
 
+/// During a run, series are stored in tiles of `TILE` series: tile g holds, sample after sample, the
+/// values of series TILE·g .. TILE·g + TILE, so recording a sample appends one cache line to each tile.
+/// `flush` moves the tiles into the series at the end of the run. With a thousand flows (7000 series)
+/// writing every value straight into its own series touched 7000 separate pages per sample, and the
+/// recorder took longer than the simulation itself.
+const TILE: usize = 8;
+
 pub struct Recorder {
+    /// Interval between recorded samples: the scenario's, doubled each time the resolution was halved.
     pub interval: Time,
     pub times: Vec<f64>,
     pub series: Vec<Series>,
+    /// Samples per series at which the resolution halves (rounded down to an even number, at least 2).
+    pub max_samples: usize,
+    /// Sampling instants (calls to `sample`) per recorded sample, and instants since the last one.
+    stride: u64,
+    since_recorded: u64,
+    /// The sample being recorded: one value per series, padded to whole tiles.
+    row: Vec<f64>,
+    /// Recorded samples not yet moved into `series`.
+    tiles: Vec<Vec<f64>>,
     /// Link directions that appear on some route, in index order, with their first series.
     link_dirs: Vec<(u32, usize)>,
     /// First series of each flow (standard metrics, then the algorithm's extra ones).
@@ -52,13 +71,14 @@ pub fn link_dir_name(s: &Scenario, d: u32) -> (String, &'static str) {
 
 impl Recorder {
     pub fn new(s: &Scenario, routes: &Routes, flows: &[Flow]) -> Recorder {
-        let n_samples = (s.duration / s.sample_interval.max(1)) as usize + 1;
+        let n_samples = ((s.duration / s.sample_interval.max(1)) as usize + 1).min(DEFAULT_MAX_SAMPLES);
         let mut series = Vec::new();
         let mut flow_base = Vec::with_capacity(flows.len());
         for (f, fl) in s.flows.iter().zip(flows) {
             flow_base.push(series.len());
             for m in FLOW_METRICS.iter().chain(fl.sender.cc.extra_metrics()) {
-                let values = Vec::with_capacity(n_samples);
+                // Filled from the tiles by `flush`: no capacity until then.
+                let values = Vec::new();
                 series.push(Series { kind: "flow", id: f.id.clone(), metric: m, values });
             }
         }
@@ -78,7 +98,7 @@ impl Recorder {
                         kind: "link",
                         id: format!("{id}:{dir}"),
                         metric: m,
-                        values: Vec::with_capacity(n_samples),
+                        values: Vec::new(),
                     });
                 }
             }
@@ -86,18 +106,18 @@ impl Recorder {
         let traffic_base = series.len();
         for t in &s.traffic {
             for m in TRAFFIC_METRICS {
-                series.push(Series {
-                    kind: "traffic",
-                    id: t.id.clone(),
-                    metric: m,
-                    values: Vec::with_capacity(n_samples),
-                });
+                series.push(Series { kind: "traffic", id: t.id.clone(), metric: m, values: Vec::new() });
             }
         }
         Recorder {
             interval: s.sample_interval,
             times: Vec::with_capacity(n_samples),
+            row: Vec::with_capacity(series.len().next_multiple_of(TILE)),
+            tiles: (0..series.len().div_ceil(TILE)).map(|_| Vec::with_capacity(n_samples * TILE)).collect(),
             series,
+            max_samples: DEFAULT_MAX_SAMPLES,
+            stride: 1,
+            since_recorded: 0,
             link_dirs,
             flow_base,
             extra_buf: Vec::new(),
@@ -111,6 +131,21 @@ impl Recorder {
     }
 
     pub fn sample(&mut self, now: Time, flows: &[Flow], links: &[LinkDir], sources: &[Source]) {
+        // Instants between recorded samples are skipped; the rates and drop counts of the next recorded
+        // sample cover the whole interval since the last one.
+        self.since_recorded += 1;
+        if self.since_recorded < self.stride {
+            return;
+        }
+        if self.times.len() >= (self.max_samples.max(2) & !1) {
+            self.halve();
+            self.stride *= 2;
+            self.interval = self.interval.saturating_mul(2);
+            // This instant falls between two instants of the doubled interval.
+            return;
+        }
+        self.since_recorded = 0;
+        self.row.clear();
         let dt = secs(now - self.last_t).max(1e-12);
         self.last_t = now;
         self.times.push(secs(now));
@@ -135,11 +170,14 @@ impl Recorder {
                 s.stats.ipd.map_or(nan, secs),
                 s.stats.ipd_jitter.map_or(nan, secs),
             ];
-            self.extra_buf.clear();
-            s.cc.extra_values(&mut self.extra_buf);
-            let b = self.flow_base[i];
-            for (k, v) in vals.iter().chain(&self.extra_buf).enumerate() {
-                self.series[b + k].values.push(*v);
+            debug_assert_eq!(self.row.len(), self.flow_base[i]);
+            self.row.extend_from_slice(&vals);
+            let n_extra = s.cc.extra_metrics().len();
+            if n_extra > 0 {
+                self.extra_buf.clear();
+                s.cc.extra_values(&mut self.extra_buf);
+                // Exactly one value per series keeps the row aligned with the series.
+                self.row.extend((0..n_extra).map(|k| self.extra_buf.get(k).copied().unwrap_or(nan)));
             }
         }
         for &(d, b) in &self.link_dirs {
@@ -150,14 +188,53 @@ impl Recorder {
             let new_drops = drops - self.last_link_drops[d as usize];
             self.last_link_bits[d as usize] = bits;
             self.last_link_drops[d as usize] = drops;
-            self.series[b].values.push(l.queue_pkts(now) as f64);
-            self.series[b + 1].values.push(tput);
-            self.series[b + 2].values.push(new_drops as f64);
+            debug_assert_eq!(self.row.len(), b);
+            self.row.extend_from_slice(&[l.queue_pkts(now) as f64, tput, new_drops as f64]);
         }
         for (i, s) in sources.iter().enumerate() {
             let rate = (s.delivered_bits - self.last_traffic_bits[i]) as f64 / dt;
             self.last_traffic_bits[i] = s.delivered_bits;
-            self.series[self.traffic_base + i].values.push(rate);
+            debug_assert_eq!(self.row.len(), self.traffic_base + i);
+            self.row.push(rate);
+        }
+        // Every series gets exactly one value per sample (a value pushed straight into a series would
+        // misalign every series after it in the tiles).
+        assert_eq!(self.row.len(), self.series.len(), "one value per series and sample");
+        self.row.resize(self.tiles.len() * TILE, nan);
+        for (tile, values) in self.tiles.iter_mut().zip(self.row.chunks_exact(TILE)) {
+            tile.extend_from_slice(values);
+        }
+    }
+
+    /// Merges every two adjacent samples into one (`resolution.rs`). Samples still in the tiles are merged
+    /// there, so memory never holds more than `max_samples` samples per series.
+    fn halve(&mut self) {
+        if self.series.iter().any(|s| !s.values.is_empty()) {
+            // Samples from before an earlier flush (a resumed run): merge everything in the series.
+            self.flush();
+            halve(&mut self.times, &mut self.series);
+            return;
+        }
+        merge_rows(&mut self.times, &[Merge::Last]);
+        for (g, tile) in self.tiles.iter_mut().enumerate() {
+            let mut rules = [Merge::Last; TILE];
+            for (rule, s) in rules.iter_mut().zip(&self.series[g * TILE..]) {
+                *rule = merge_rule(s.metric);
+            }
+            merge_rows(tile, &rules);
+        }
+    }
+
+    /// Moves the buffered samples into `series`. The simulation calls it when a run ends; `series` is
+    /// complete after that.
+    pub fn flush(&mut self) {
+        for (tile, series) in self.tiles.iter_mut().zip(self.series.chunks_mut(TILE)) {
+            for (j, s) in series.iter_mut().enumerate() {
+                s.values.reserve_exact(tile.len() / TILE);
+                s.values.extend(tile.iter().skip(j).step_by(TILE));
+            }
+            // Freed rather than cleared, so the data is never held twice.
+            *tile = Vec::new();
         }
     }
 }

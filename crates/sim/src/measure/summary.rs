@@ -143,6 +143,9 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
         "scenario": sc.name,
         "seed": sc.seed,
         "duration_s": secs(sc.duration),
+        // The interval of the recorded series: the scenario's, or a power-of-two multiple of it when a
+        // long run reached the recorder's sample bound (`measure/resolution.rs`).
+        "sample_interval_s": secs(sim.recorder.interval),
         "simulated_s": secs(end),
         "complete": outcome == Outcome::Completed,
         "wall_s": wall_s,

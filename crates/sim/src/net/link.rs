@@ -8,22 +8,25 @@
 //! The buffer counts packets waiting for the transmitter, not the one being serialised (as ns-3 and the
 //! ns-2 DropTail queue in front of a link do).
 
+use super::packet::Packet;
+use super::ring::Ring;
 use crate::rng::Rng;
 use crate::scenario::Buffer;
 use crate::time::{serialisation, Time};
-use std::collections::VecDeque;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct InFlight {
     pub start: Time,
     pub finish: Time,
     pub arrive: Time,
     /// Cumulative bytes accepted by this direction up to and including this packet.
     pub cum_bytes: u64,
-    pub pkt: u32,
-    pub size: u32,
     /// Dropped by the loss model after serialisation: discarded on arrival.
     pub lost: bool,
+    /// The packet itself. Packets travel by value from ring to ring: a ring is read and written in
+    /// order, so the packet is in cache when it arrives (a pool slot, touched last a whole pipe ago, was
+    /// not), and nothing needs allocating or freeing.
+    pub pkt: Packet,
 }
 
 pub enum Enqueued {
@@ -44,7 +47,16 @@ pub struct LinkDir {
     rng: Rng,
     busy_until: Time,
     last_arrive: Time,
-    ring: VecDeque<InFlight>,
+    /// (size, serialisation time at `bps`) of the last packet: most directions carry one packet size,
+    /// so the division runs once instead of per packet. Reset when the rate changes ((0, 0) is right at
+    /// any rate).
+    ser_cache: (u32, Time),
+    ring: Ring<InFlight>,
+    /// Number of a ring entry at or before the first one still waiting for the transmitter: every entry
+    /// before it has started. Simulated time only moves forward, so this only moves forward too
+    /// (except when a rate or delay change reschedules the waiting packets), and finding the queue length
+    /// on enqueue costs O(1) amortised instead of a binary search over the ring.
+    waiting_hint: u64,
     bytes_accepted: u64,
     /// cum_bytes of the last entry that left the ring.
     popped_cum_bytes: u64,
@@ -77,7 +89,9 @@ impl LinkDir {
             rng,
             busy_until: 0,
             last_arrive: 0,
-            ring: VecDeque::new(),
+            ser_cache: (0, 0),
+            ring: Ring::default(),
+            waiting_hint: 0,
             bytes_accepted: 0,
             popped_cum_bytes: 0,
             event_pending: false,
@@ -85,26 +99,49 @@ impl LinkDir {
         }
     }
 
-    /// Index of the first ring entry that has not started transmission at `now`.
+    /// Number of the first ring entry that has not started transmission at `now`.
     #[inline]
-    fn first_waiting(&self, now: Time) -> usize {
+    fn first_waiting(&self, now: Time) -> u64 {
         self.ring.partition_point(|e| e.start <= now)
+    }
+
+    /// `first_waiting(now)` for the current (non-decreasing) simulation time, advancing `waiting_hint`.
+    #[inline]
+    fn first_waiting_advance(&mut self, now: Time) -> u64 {
+        let mut k = self.waiting_hint.max(self.ring.head());
+        while k < self.ring.tail() && self.ring.at(k).start <= now {
+            k += 1;
+        }
+        self.waiting_hint = k;
+        debug_assert_eq!(k, self.first_waiting(now));
+        k
     }
 
     /// Packets waiting for the transmitter at `now`.
     pub fn queue_pkts(&self, now: Time) -> u64 {
-        (self.ring.len() - self.first_waiting(now)) as u64
+        self.ring.tail() - self.first_waiting(now)
     }
 
-    fn queue_bytes_from(&self, k: usize) -> u64 {
-        let before = if k == 0 { self.popped_cum_bytes } else { self.ring[k - 1].cum_bytes };
+    /// Bytes of the ring entries from number `k` on.
+    fn queue_bytes_from(&self, k: u64) -> u64 {
+        let before =
+            if k == self.ring.head() { self.popped_cum_bytes } else { self.ring.at(k - 1).cum_bytes };
         self.bytes_accepted - before
+    }
+
+    #[inline]
+    fn serialisation(&mut self, size: u32) -> Time {
+        if self.ser_cache.0 != size {
+            self.ser_cache = (size, serialisation(size, self.bps));
+        }
+        self.ser_cache.1
     }
 
     /// Offers a packet to this direction at `now`. `deterministic_drop` is true when the packet matches an
     /// entry of the drop list (decided by the caller, who knows the packet's flow and sequence number).
     #[inline]
-    pub fn enqueue(&mut self, now: Time, pkt: u32, size: u32, deterministic_drop: bool) -> Enqueued {
+    pub fn enqueue(&mut self, now: Time, pkt: &Packet, deterministic_drop: bool) -> Enqueued {
+        let size = pkt.size;
         if !self.up {
             self.stats.queue_drops += 1;
             return Enqueued::Dropped;
@@ -112,8 +149,8 @@ impl LinkDir {
         let will_wait = self.busy_until > now;
         let mut queued_after = 0;
         if will_wait {
-            let k = self.first_waiting(now);
-            let waiting = (self.ring.len() - k) as u64;
+            let k = self.first_waiting_advance(now);
+            let waiting = self.ring.tail() - k;
             let full = match self.buffer {
                 Buffer::Packets(cap) => waiting >= cap,
                 Buffer::Bytes(cap) => self.queue_bytes_from(k) + size as u64 > cap,
@@ -125,7 +162,7 @@ impl LinkDir {
             queued_after = waiting + 1;
         }
         let start = self.busy_until.max(now);
-        let ser = serialisation(size, self.bps);
+        let ser = self.serialisation(size);
         let finish = start + ser;
         self.busy_until = finish;
         // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
@@ -146,8 +183,7 @@ impl LinkDir {
             finish,
             arrive,
             cum_bytes: self.bytes_accepted,
-            pkt,
-            size,
+            pkt: *pkt,
             lost,
         });
         if self.event_pending {
@@ -181,16 +217,22 @@ impl LinkDir {
         self.ring.len()
     }
 
+    /// Packet slots allocated for the ring.
+    pub fn slots(&self) -> usize {
+        self.ring.capacity()
+    }
+
     /// Bits whose serialisation finished by `t` (for per-interval link throughput).
     pub fn bits_finished_by(&self, t: Time) -> u64 {
         let pending: u64 =
-            self.ring.iter().rev().take_while(|e| e.finish > t).map(|e| e.size as u64 * 8).sum();
+            self.ring.iter().rev().take_while(|e| e.finish > t).map(|e| e.pkt.size as u64 * 8).sum();
         self.stats.bits_sent - pending
     }
 
     /// Changes the rate: packets not yet started are rescheduled at the new rate behind the one in service.
     pub fn set_rate(&mut self, now: Time, bps: f64) {
         self.bps = (bps.round() as u64).max(1);
+        self.ser_cache = (0, 0);
         self.reschedule_waiting(now);
     }
 
@@ -202,11 +244,15 @@ impl LinkDir {
 
     fn reschedule_waiting(&mut self, now: Time) {
         let k = self.first_waiting(now);
-        let mut free_at = if k == 0 { now } else { self.ring[k - 1].finish.max(now) };
-        let mut last_arrive = if k == 0 { 0 } else { self.ring[k - 1].arrive };
-        for e in self.ring.iter_mut().skip(k) {
+        // Start times from k on change (possibly to `now`): the hint must not point past k.
+        self.waiting_hint = k;
+        let first = k == self.ring.head();
+        let mut free_at = if first { now } else { self.ring.at(k - 1).finish.max(now) };
+        let mut last_arrive = if first { 0 } else { self.ring.at(k - 1).arrive };
+        for n in self.ring.numbers_from(k) {
+            let e = self.ring.at_mut(n);
             let old_ser = e.finish - e.start;
-            let ser = serialisation(e.size, self.bps);
+            let ser = serialisation(e.pkt.size, self.bps);
             self.stats.busy_ns = self.stats.busy_ns + ser as u128 - old_ser as u128;
             self.stats.wait_ns = self.stats.wait_ns + free_at as u128 - e.start as u128;
             e.start = free_at;
@@ -223,8 +269,8 @@ impl LinkDir {
         }
     }
 
-    /// Takes the link down: everything queued or on the wire is lost. Returns the dropped packet ids.
-    pub fn take_down(&mut self, now: Time) -> Vec<u32> {
+    /// Takes the link down: everything queued or on the wire is lost. Returns the dropped packets.
+    pub fn take_down(&mut self, now: Time) -> Vec<Packet> {
         self.up = false;
         let mut dropped = Vec::with_capacity(self.ring.len());
         while let Some(e) = self.ring.pop_back() {
@@ -232,13 +278,14 @@ impl LinkDir {
             self.stats.busy_ns -= unserved as u128;
             self.stats.wait_ns -= e.start.saturating_sub(now) as u128;
             if e.start > now {
-                self.stats.bits_sent -= e.size as u64 * 8;
+                self.stats.bits_sent -= e.pkt.size as u64 * 8;
                 self.stats.pkts_sent -= 1;
             }
             self.stats.queue_drops += 1;
             dropped.push(e.pkt);
         }
         self.bytes_accepted = self.popped_cum_bytes;
+        self.waiting_hint = self.ring.head();
         self.busy_until = now;
         self.last_arrive = now;
         dropped.reverse();
@@ -264,6 +311,11 @@ impl LinkDir {
 mod tests {
     use super::*;
 
+    /// A packet told apart by its sequence number.
+    fn pkt(seq: u64, size: u32) -> Packet {
+        Packet { seq, size, ..Packet::EMPTY }
+    }
+
     fn link(cap: u64) -> LinkDir {
         // 8 Mbps: a 1000-byte packet takes 1 ms; 10 ms propagation.
         LinkDir::new(8e6, 10_000_000, Buffer::Packets(cap), 0.0, Rng::stream(1, "t"))
@@ -272,16 +324,16 @@ mod tests {
     #[test]
     fn fifo_schedule_and_queue_occupancy() {
         let mut l = link(2);
-        assert!(matches!(l.enqueue(0, 0, 1000, false), Enqueued::Accepted(Some(11_000_000))));
-        assert!(matches!(l.enqueue(0, 1, 1000, false), Enqueued::Accepted(None)));
-        assert!(matches!(l.enqueue(0, 2, 1000, false), Enqueued::Accepted(None)));
+        assert!(matches!(l.enqueue(0, &pkt(0, 1000), false), Enqueued::Accepted(Some(11_000_000))));
+        assert!(matches!(l.enqueue(0, &pkt(1, 1000), false), Enqueued::Accepted(None)));
+        assert!(matches!(l.enqueue(0, &pkt(2, 1000), false), Enqueued::Accepted(None)));
         // Two waiting (capacity 2), one in service: the fourth is dropped.
-        assert!(matches!(l.enqueue(0, 3, 1000, false), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(0, &pkt(3, 1000), false), Enqueued::Dropped));
         assert_eq!(l.queue_pkts(0), 2);
         assert_eq!(l.queue_pkts(1_000_000), 1);
         assert_eq!(l.queue_pkts(2_000_000), 0);
-        assert_eq!(l.pop_arrived(10_999_999).map(|e| e.pkt), None);
-        assert_eq!(l.pop_arrived(11_000_000).map(|e| e.pkt), Some(0));
+        assert_eq!(l.pop_arrived(10_999_999).map(|e| e.pkt.seq), None);
+        assert_eq!(l.pop_arrived(11_000_000).map(|e| e.pkt.seq), Some(0));
         assert_eq!(l.next_arrival(), Some(12_000_000));
         assert_eq!(l.stats.max_queue_pkts, 2);
         assert_eq!(l.stats.queue_drops, 1);
@@ -292,17 +344,17 @@ mod tests {
     #[test]
     fn byte_buffer_counts_bytes() {
         let mut l = LinkDir::new(8e6, 0, Buffer::Bytes(1500), 0.0, Rng::stream(1, "t"));
-        assert!(matches!(l.enqueue(0, 0, 1000, false), Enqueued::Accepted(_)));
-        assert!(matches!(l.enqueue(0, 1, 1000, false), Enqueued::Accepted(_)));
-        assert!(matches!(l.enqueue(0, 2, 600, false), Enqueued::Dropped));
-        assert!(matches!(l.enqueue(0, 3, 500, false), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(0, 1000), false), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(1, 1000), false), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(2, 600), false), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(0, &pkt(3, 500), false), Enqueued::Accepted(_)));
     }
 
     #[test]
     fn rate_change_reschedules_waiting_packets_only() {
         let mut l = link(10);
         for i in 0..3 {
-            l.enqueue(0, i, 1000, false);
+            l.enqueue(0, &pkt(i, 1000), false);
         }
         l.set_rate(500_000, 16e6);
         let arrivals: Vec<_> = std::iter::from_fn(|| l.pop_arrived(u64::MAX).map(|e| e.arrive)).collect();
@@ -314,10 +366,11 @@ mod tests {
     fn taking_the_link_down_drops_everything() {
         let mut l = link(10);
         for i in 0..3 {
-            l.enqueue(0, i, 1000, false);
+            l.enqueue(0, &pkt(i, 1000), false);
         }
-        assert_eq!(l.take_down(500_000), vec![0, 1, 2]);
-        assert!(matches!(l.enqueue(600_000, 4, 1000, false), Enqueued::Dropped));
+        let dropped: Vec<u64> = l.take_down(500_000).iter().map(|p| p.seq).collect();
+        assert_eq!(dropped, vec![0, 1, 2]);
+        assert!(matches!(l.enqueue(600_000, &pkt(4, 1000), false), Enqueued::Dropped));
         assert_eq!(l.in_flight(), 0);
     }
 }

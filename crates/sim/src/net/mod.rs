@@ -3,8 +3,9 @@
 
 pub mod link;
 pub mod packet;
+mod ring;
 pub mod route;
 
 pub use link::{Enqueued, LinkDir};
-pub use packet::{Packet, PacketKind, PacketPool};
+pub use packet::{Packet, PacketKind};
 pub use route::Routes;

@@ -1,4 +1,5 @@
-//! Packets are small plain structs kept in a pool and recycled, so the per-packet path never allocates.
+//! Packets are small plain structs, copied by value into the ring of the link direction they travel on
+//! (see `link.rs`), so the per-packet path never allocates.
 
 use crate::time::Time;
 
@@ -51,53 +52,8 @@ impl Packet {
     };
 }
 
-/// A slab of packets with a free list. Ids are stable while a packet is alive.
-#[derive(Default)]
-pub struct PacketPool {
-    slots: Vec<Packet>,
-    free: Vec<u32>,
-    live: u64,
-}
-
-impl PacketPool {
-    #[inline]
-    pub fn alloc(&mut self, p: Packet) -> u32 {
-        self.live += 1;
-        match self.free.pop() {
-            Some(id) => {
-                self.slots[id as usize] = p;
-                id
-            }
-            None => {
-                self.slots.push(p);
-                (self.slots.len() - 1) as u32
-            }
-        }
-    }
-
-    #[inline]
-    pub fn release(&mut self, id: u32) {
-        self.live -= 1;
-        self.free.push(id);
-    }
-
-    #[inline]
-    pub fn get(&self, id: u32) -> &Packet {
-        &self.slots[id as usize]
-    }
-
-    #[inline]
-    pub fn get_mut(&mut self, id: u32) -> &mut Packet {
-        &mut self.slots[id as usize]
-    }
-
-    /// Packets allocated and not yet released.
-    pub fn live(&self) -> u64 {
-        self.live
-    }
-
-    /// Slots ever allocated (the pool's high-water mark).
-    pub fn capacity(&self) -> usize {
-        self.slots.len()
+impl Default for Packet {
+    fn default() -> Self {
+        Packet::EMPTY
     }
 }

@@ -9,7 +9,7 @@ pub use source::Source;
 use crate::cc::FlowContext;
 use crate::engine::{Event, EventQueue};
 use crate::measure::Recorder;
-use crate::net::{Enqueued, LinkDir, Packet, PacketKind, PacketPool, Routes};
+use crate::net::{Enqueued, LinkDir, Packet, PacketKind, Routes};
 use crate::rng::Rng;
 use crate::scenario::routes::Graph;
 use crate::scenario::{EventKind, NodeId, Scenario};
@@ -41,7 +41,6 @@ pub struct Simulation {
     queue: EventQueue,
     pub links: Vec<LinkDir>,
     pub routes: Routes,
-    pool: PacketPool,
     pub flows: Vec<Flow>,
     pub sources: Vec<Source>,
     pub recorder: Recorder,
@@ -123,7 +122,6 @@ impl Simulation {
             queue: EventQueue::new(),
             links,
             routes,
-            pool: PacketPool::default(),
             flows,
             sources,
             recorder,
@@ -165,6 +163,7 @@ impl Simulation {
                 break;
             }
         }
+        self.recorder.flush();
         if outcome == Outcome::Completed {
             self.now = self.end;
         }
@@ -173,7 +172,7 @@ impl Simulation {
                 f.sender.finish_accounting(self.now);
             }
         }
-        self.counts.in_flight = self.pool.live();
+        self.counts.in_flight = self.packets_on_links();
         outcome
     }
 
@@ -205,44 +204,48 @@ impl Simulation {
 
     /// Puts a packet on the link of its current hop, or delivers it if it has no hops left.
     #[inline]
-    fn forward(&mut self, id: u32) {
-        let p = *self.pool.get(id);
-        let Some(d) = self.routes.hop(p.route, p.hop) else {
-            self.deliver(id);
-            return;
-        };
+    fn forward(&mut self, p: &Packet) {
+        match self.routes.hop(p.route, p.hop) {
+            Some(d) => self.enqueue(d, p),
+            None => self.deliver(p),
+        }
+    }
+
+    /// Offers a packet to link direction `d`, which keeps a copy in its ring. Split from `forward` because
+    /// it never delivers: it is not part of the deliver -> send -> forward cycle, so it can be inlined.
+    #[inline]
+    fn enqueue(&mut self, d: u32, p: &Packet) {
         let link = &mut self.links[d as usize];
         let det_drop = !link.drop_list.is_empty()
             && p.kind == PacketKind::Data
             && !p.retransmit
             && link.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
-        match link.enqueue(self.now, id, p.size, det_drop) {
+        match link.enqueue(self.now, p, det_drop) {
             Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d)),
             Enqueued::Accepted(None) => {}
-            Enqueued::Dropped => self.drop_packet(id),
+            Enqueued::Dropped => self.drop_packet(),
         }
     }
 
-    fn drop_packet(&mut self, id: u32) {
+    fn drop_packet(&mut self) {
         self.counts.dropped += 1;
-        self.pool.release(id);
     }
 
     fn send_new(&mut self, p: Packet) {
         self.counts.sent += 1;
-        let id = self.pool.alloc(p);
-        self.forward(id);
+        self.forward(&p);
     }
 
     fn on_link_arrival(&mut self, d: u32) {
         let now = self.now;
         while let Some(e) = self.links[d as usize].pop_arrived(now) {
             if e.lost {
-                self.drop_packet(e.pkt);
+                self.drop_packet();
                 continue;
             }
-            self.pool.get_mut(e.pkt).hop += 1;
-            self.forward(e.pkt);
+            let mut p = e.pkt;
+            p.hop += 1;
+            self.forward(&p);
         }
         let link = &mut self.links[d as usize];
         match link.next_arrival() {
@@ -251,10 +254,9 @@ impl Simulation {
         }
     }
 
-    fn deliver(&mut self, id: u32) {
-        let p = *self.pool.get(id);
+    fn deliver(&mut self, p: &Packet) {
+        let p = *p;
         self.counts.delivered += 1;
-        self.pool.release(id);
         match p.kind {
             PacketKind::Data => self.on_data(p),
             PacketKind::Ack => self.on_ack(p),
@@ -331,8 +333,9 @@ impl Simulation {
     /// Transmits what the sender queued and keeps its RTO event scheduled.
     fn after_sender(&mut self, f: u32) {
         let now = self.now;
-        let mut txq = std::mem::take(&mut self.flows[f as usize].sender.txq);
-        for tx in txq.drain(..) {
+        let mut i = 0;
+        while let Some(&tx) = self.flows[f as usize].sender.txq.get(i) {
+            i += 1;
             let fl = &self.flows[f as usize];
             self.send_new(Packet {
                 kind: PacketKind::Data,
@@ -350,7 +353,7 @@ impl Simulation {
             });
         }
         let s = &mut self.flows[f as usize].sender;
-        s.txq = txq;
+        s.txq.clear();
         if let Some(d) = s.rto_deadline {
             if !s.rto_event_pending {
                 s.rto_event_pending = true;
@@ -468,8 +471,8 @@ impl Simulation {
                     }
                     match up {
                         Some(false) if self.links[di].up => {
-                            for id in self.links[di].take_down(now) {
-                                self.drop_packet(id);
+                            for _ in self.links[di].take_down(now) {
+                                self.drop_packet();
                             }
                         }
                         Some(true) => self.links[di].up = true,
@@ -480,13 +483,15 @@ impl Simulation {
         }
     }
 
-    /// Packets now in the network (allocated, not yet delivered or dropped).
+    /// Packets now in the network (sent, not yet delivered or dropped): they all sit on links.
     pub fn packets_in_flight(&self) -> u64 {
-        self.pool.live()
+        self.packets_on_links()
     }
 
+    /// Packet slots allocated over all link directions (their rings' high-water marks, rounded up to
+    /// powers of two). Packets live in these slots; nothing else allocates per packet.
     pub fn packet_pool_capacity(&self) -> usize {
-        self.pool.capacity()
+        self.links.iter().map(|l| l.slots()).sum()
     }
 
     /// Packets currently held by link directions (queued or on the wire).

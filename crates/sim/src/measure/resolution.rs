@@ -1,0 +1,99 @@
+//! Keeps the recorder's memory independent of the run's duration: when its series reach
+//! `max_samples` samples, every two adjacent samples are merged into one and the sampling interval
+//! doubles, so a series never holds more than `max_samples` values.
+//!
+//! A merged sample is what sampling at the doubled interval would have recorded: point values (window,
+//! RTT, queue, cumulative counters) keep the later of the two samples, rates over the two equal
+//! intervals are averaged, and per-interval counts (drops) are added.
+
+use super::recorder::Series;
+
+/// Samples per series before the recorder halves its resolution. At the 10 ms sampling interval the
+/// tests and figures use, runs of up to 100 s keep every sample; the default interval (duration / 2000)
+/// never reaches it. Bounds memory at 80 kB per series.
+pub const DEFAULT_MAX_SAMPLES: usize = 10_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Merge {
+    /// A value read at the sampling instant: keep the later one.
+    Last,
+    /// A rate over the interval: the rate over both is their mean.
+    Mean,
+    /// A count over the interval: the count over both is their sum.
+    Sum,
+}
+
+pub fn merge_rule(metric: &str) -> Merge {
+    match metric {
+        "rate_bps" | "throughput_bps" => Merge::Mean,
+        "drops" => Merge::Sum,
+        _ => Merge::Last,
+    }
+}
+
+impl Merge {
+    #[inline]
+    fn apply(self, earlier: f64, later: f64) -> f64 {
+        match self {
+            Merge::Last => later,
+            Merge::Mean => 0.5 * (earlier + later),
+            Merge::Sum => earlier + later,
+        }
+    }
+}
+
+/// Merges adjacent rows of a row-major table in place, column k by `rules[k]` (one row per sample, one
+/// column per series; a plain series is a table with one column). The number of rows must be even.
+pub fn merge_rows(table: &mut Vec<f64>, rules: &[Merge]) {
+    let width = rules.len();
+    debug_assert!(table.len().is_multiple_of(2 * width));
+    let rows = table.len() / width / 2;
+    for r in 0..rows {
+        for (k, rule) in rules.iter().enumerate() {
+            let (earlier, later) = (table[2 * r * width + k], table[(2 * r + 1) * width + k]);
+            table[r * width + k] = rule.apply(earlier, later);
+        }
+    }
+    table.truncate(rows * width);
+}
+
+/// Halves the resolution of sample times and every series (all of the same, even length).
+pub fn halve(times: &mut Vec<f64>, series: &mut [Series]) {
+    merge_rows(times, &[Merge::Last]);
+    for s in series {
+        merge_rows(&mut s.values, &[merge_rule(s.metric)]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(metric: &'static str, values: &[f64]) -> Series {
+        Series { kind: "flow", id: "f".into(), metric, values: values.to_vec() }
+    }
+
+    #[test]
+    fn merges_point_values_rates_and_counts_by_their_meaning() {
+        let mut times = vec![0.01, 0.02, 0.03, 0.04];
+        let mut s = vec![
+            series("cwnd_pkts", &[1.0, 2.0, 3.0, f64::NAN]),
+            series("rate_bps", &[10.0, 20.0, 30.0, 50.0]),
+            series("drops", &[1.0, 0.0, 2.0, 3.0]),
+        ];
+        halve(&mut times, &mut s);
+        assert_eq!(times, vec![0.02, 0.04]);
+        assert_eq!(s[0].values[0], 2.0);
+        assert!(s[0].values[1].is_nan());
+        assert_eq!(s[1].values, vec![15.0, 40.0]);
+        assert_eq!(s[2].values, vec![1.0, 5.0]);
+    }
+
+    #[test]
+    fn merges_the_rows_of_a_table_column_by_column() {
+        // Two columns (a rate and a point value), four rows.
+        let mut t = vec![10.0, 1.0, 30.0, 2.0, 50.0, 3.0, 70.0, 4.0];
+        merge_rows(&mut t, &[Merge::Mean, Merge::Last]);
+        assert_eq!(t, vec![20.0, 2.0, 60.0, 4.0]);
+    }
+}
