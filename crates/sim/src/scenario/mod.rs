@@ -3,8 +3,10 @@
 mod check;
 mod locate;
 pub mod model;
+mod params;
 mod parse;
 pub mod routes;
+mod transport;
 pub mod tree;
 
 pub use model::*;
