@@ -126,7 +126,7 @@ def test_missing_file_and_wrong_types(tmp_path: Path) -> None:
         delaycc.run(tmp_path)
     with pytest.raises(TypeError, match="not int"):
         delaycc.run(42)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="seed"):
+    with pytest.raises(ValueError, match="seed"):
         delaycc.run(DUMBBELL, seed=-1)
 
 

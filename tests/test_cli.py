@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,10 @@ from delaycc.cli import main
 
 from conftest import INVALID, SCENARIOS, run_cli
 
-# Files whose expected key path cannot be written inside them.
-SPECIAL = {"empty.toml": "name: is required", "binary-garbage.toml": "is not UTF-8 text"}
+# A file that cannot say what it expects: the empty file.
+SPECIAL = {"empty.toml": "name"}
+# Files whose problem is a missing key: no line to point at.
+NO_LINE = {"empty.toml", "missing-duration.toml", "missing-name.toml", "no-flows.toml"}
 
 
 def corpus() -> list[Path]:
@@ -20,15 +23,22 @@ def corpus() -> list[Path]:
 
 
 def expected(path: Path) -> str:
+    """The key path on the first line, ``# expect: <key path>`` (read as bytes: not every file is UTF-8)."""
     if path.name in SPECIAL:
         return SPECIAL[path.name]
-    first = path.read_text(encoding="utf-8").splitlines()[0]
+    first = path.read_bytes().split(b"\n", 1)[0].decode("utf-8")
     assert first.startswith("# expect: "), path.name
     return first.removeprefix("# expect: ")
 
 
+def naming(path: Path, lines: list[str]) -> list[re.Match[str]]:
+    """Messages of the form ``file[:line]: <expected key path>: reason``."""
+    pattern = re.compile(rf"{re.escape(str(path))}(?::(\d+))?: {re.escape(expected(path))}: \S")
+    return [m for line in lines if (m := pattern.match(line))]
+
+
 def test_the_corpus_covers_many_kinds_of_mistake() -> None:
-    assert len(corpus()) >= 30
+    assert len(corpus()) >= 50
 
 
 @pytest.mark.parametrize("path", corpus(), ids=lambda p: p.name)
@@ -40,16 +50,29 @@ def test_validate_rejects_bad_input_with_one_line_per_problem(
     assert out == ""
     lines = err.splitlines()
     assert lines, "at least one message"
+    assert err.endswith("\n") and err.count("\n") == len(lines), "one message per line"
     for line in lines:
         assert line.startswith(str(path)), f"message must name the file: {line}"
         assert "Traceback" not in line and "panicked" not in line
-    assert any(expected(path) in line for line in lines), f"no line names {expected(path)!r}: {lines}"
+    found = naming(path, lines)
+    assert found, f"no line reads '{path}[:line]: {expected(path)}: ...': {lines}"
+    line_no = found[0].group(1)
+    if path.name in NO_LINE:
+        return
+    assert line_no is not None, f"the message should give the line: {found[0].string}"
+    source = path.read_bytes().decode("utf-8", "replace").splitlines()
+    cited = source[int(line_no) - 1]
+    if expected(path) == "not UTF-8 text":
+        assert "\ufffd" in cited, f"line {line_no} has no undecodable byte: {cited!r}"
+        return
+    key = re.sub(r"\[\d+\]$", "", expected(path).split(".")[-1])
+    assert key in cited or cited.lstrip().startswith("["), f"line {line_no} is {cited!r}, not about {key}"
 
 
 @pytest.mark.parametrize("path", corpus(), ids=lambda p: p.name)
 def test_run_rejects_bad_input_with_exit_2(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", str(path), "--quiet"]) == 2
-    assert expected(path) in capsys.readouterr().err
+    assert naming(path, capsys.readouterr().err.splitlines())
 
 
 def test_real_process_exit_codes_and_no_traceback(tmp_path: Path) -> None:

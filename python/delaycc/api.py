@@ -13,6 +13,18 @@ from .errors import ScenarioError, SimulationError
 from .result import Result
 from .scenario_input import ScenarioLike, resolve
 
+SEED_MAX = 2**63 - 1
+"""Largest seed, as in scenario files (TOML integers are signed 64-bit)."""
+
+
+def _check_seed(seed: object) -> None:
+    if seed is None:
+        return
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an integer, not {type(seed).__name__} ({seed!r})")
+    if not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"seed must be in [0, 2**63 - 1], not {seed}")
+
 
 def validate(scenario: ScenarioLike) -> None:
     """Raises ScenarioError listing every problem, or returns None if the scenario is valid."""
@@ -42,8 +54,9 @@ def run(
     ``seed`` overrides the scenario's seed. ``progress`` is called now and then with the simulated time in
     seconds. Raises ScenarioError for invalid input and SimulationError if the engine fails.
     """
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-        raise TypeError(f"seed must be a non-negative integer, not {seed!r}")
+    _check_seed(seed)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable (it is called with the simulated time), not {progress!r}")
     src = resolve(scenario)
     errors = _core.validate(src.text, src.name, src.format)
     if errors:

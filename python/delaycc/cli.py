@@ -116,6 +116,16 @@ def cmd_plot_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 0 <= seed <= api.SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{seed} is not in [0, 2**63 - 1]")
+    return seed
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="delaycc", description="delay-based TCP congestion control laboratory")
     sub = p.add_subparsers(dest="command", required=True)
@@ -123,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run a scenario file")
     r.add_argument("file")
     r.add_argument("--out", help="directory for summary.json, timeseries.csv/.parquet and figures/")
-    r.add_argument("--seed", type=int, help="override the scenario's seed")
+    r.add_argument("--seed", type=_seed, help="override the scenario's seed (0 to 2**63 - 1)")
     r.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     r.add_argument("-q", "--quiet", action="store_true", help="no table, no progress bar")
     r.set_defaults(func=cmd_run)

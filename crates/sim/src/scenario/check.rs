@@ -23,11 +23,24 @@ impl Checker {
             None => self.file.clone(),
         };
         if path.is_empty() {
-            self.errors.push(format!("{loc}: {msg}"));
+            self.errors.push(one_line(&format!("{loc}: {msg}")));
         } else {
-            self.errors.push(format!("{loc}: {path}: {msg}"));
+            self.errors.push(one_line(&format!("{loc}: {path}: {msg}")));
         }
     }
+}
+
+/// Escapes every character that could break a message into several lines (or hide part of it): control
+/// characters and the Unicode line and paragraph separators. Messages quote user input (ids, keys, values).
+pub fn one_line(s: &str) -> String {
+    if !s.chars().any(breaks_line) {
+        return s.to_string();
+    }
+    s.chars().map(|c| if breaks_line(c) { c.escape_unicode().to_string() } else { c.to_string() }).collect()
+}
+
+fn breaks_line(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
 }
 
 /// A table being read: remembers which keys were consumed so that the rest can be reported as unknown.
@@ -232,7 +245,14 @@ pub fn array<'a>(n: Option<&'a Node>, path: &str, ck: &mut Checker) -> &'a [Node
         None => &[],
         Some(Node { value: Value::Array(items), .. }) => items,
         Some(other) => {
-            ck.error(other.line, path, format!("must be an array, not {}", other.value.type_name()));
+            let hint = match other.value {
+                // `[flows]` instead of `[[flows]]`: TOML's array of tables needs double brackets.
+                Value::Table(_) if !path.contains(['.', '[']) => {
+                    format!("; write [[{path}]] (double brackets) for each entry")
+                }
+                _ => String::new(),
+            };
+            ck.error(other.line, path, format!("must be an array, not {}{hint}", other.value.type_name()));
             &[]
         }
     }

@@ -1,26 +1,24 @@
 //! Scenario files (`spec/scenario-format.md`): parsing, validation and the typed model the engine runs.
 
 mod check;
+mod locate;
 pub mod model;
+mod params;
 mod parse;
 pub mod routes;
+mod transport;
 pub mod tree;
 
 pub use model::*;
 
 /// Parses and validates a TOML scenario. Errors are one line each: `file:line: key.path: reason`.
 pub fn from_toml_str(text: &str, file: &str) -> Result<Scenario, Vec<String>> {
-    let root = tree::from_toml(text).map_err(|e| {
-        vec![match e.line {
-            Some(l) => format!("{file}:{l}: invalid TOML: {}", e.message),
-            None => format!("{file}: invalid TOML: {}", e.message),
-        }]
-    })?;
+    let root = tree::from_toml(text).map_err(|e| vec![e.to_line(file)])?;
     parse::scenario_from_tree(&root, file)
 }
 
 /// Parses and validates a scenario given as JSON (how Python dicts reach the engine).
 pub fn from_json_str(text: &str, file: &str) -> Result<Scenario, Vec<String>> {
-    let root = tree::from_json(text).map_err(|e| vec![format!("{file}: {}", e.message)])?;
+    let root = tree::from_json(text).map_err(|e| vec![e.to_line(file)])?;
     parse::scenario_from_tree(&root, file)
 }

@@ -1,10 +1,12 @@
 //! Scenario validation: input tree -> typed `Scenario`, or every problem as one line each.
 
-use super::check::{array, as_duration, as_integer, as_number, as_string, join, Checker, Table};
+use super::check::{array, as_duration, as_integer, as_string, join, Checker, Table};
 use super::model::*;
+use super::params::params;
 use super::routes::Graph;
+use super::transport::transport;
 use super::tree::{Node, Value};
-use crate::cc::{self, ParamKind, ParamValue, Params};
+use crate::cc;
 use crate::time::{Time, NS_PER_SEC};
 use std::collections::HashMap;
 
@@ -54,25 +56,18 @@ const FLOW_KEYS: &[&str] = &[
     "params",
     "transport",
 ];
-const TRANSPORT_KEYS: &[&str] = &[
-    "min_rto",
-    "max_rto",
-    "initial_rto",
-    "delayed_ack",
-    "delayed_ack_timeout",
-    "initial_window",
-    "receiver_window",
-    "dupack_threshold",
-    "receiver_clock_offset",
-];
 const TRAFFIC_KEYS: &[&str] =
     &["id", "kind", "src", "dst", "rate", "packet_size", "start", "stop", "mean_on", "mean_off", "path"];
 const EVENT_KEYS: &[&str] =
     &["at", "kind", "flow", "path", "reverse_path", "link", "direction", "bandwidth", "delay", "loss", "up"];
+const REROUTE_KEYS: &[&str] = &["at", "kind", "flow", "path", "reverse_path"];
+const LINK_EVENT_KEYS: &[&str] = &["at", "kind", "link", "direction", "bandwidth", "delay", "loss", "up"];
 
 /// Largest duration we accept for a run: beyond this the nanosecond clock is still fine, but nothing useful
 /// can be simulated packet by packet.
 const MAX_DURATION_S: f64 = 1e7;
+/// Fastest link delaycc accepts (10 Tbps): serialisation times stay whole nanoseconds for any packet size.
+const MAX_BANDWIDTH_BPS: f64 = 1e13;
 
 struct Nodes {
     names: Vec<String>,
@@ -121,9 +116,9 @@ fn read_id(t: &mut Table, key: &str, default: String, ck: &mut Checker) -> Strin
     }
 }
 
-fn positive(ck: &mut Checker, t: &Table, key: &str, line: Option<u32>, v: f64, what: &str) -> bool {
+fn positive(ck: &mut Checker, t: &Table, key: &str, line: Option<u32>, v: f64) -> bool {
     if v <= 0.0 {
-        ck.error(line, &t.key_path(key), format!("{what} must be greater than zero"));
+        ck.error(line, &t.key_path(key), "must be greater than zero");
         return false;
     }
     true
@@ -277,10 +272,12 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 }
             }
         }
-        t.finish(&mut ck, LINK_KEYS);
-        if let Some(&j) = link_ids.get(&id) {
-            ck.error(ln.line, &join(&path, "id"), format!("duplicate link id '{id}' (also links[{j}])"));
+        // A default id ("a-b") repeats only for parallel links, which are reported below.
+        if let (Some(&j), true) = (link_ids.get(&id), t.has("id")) {
+            let l = line_of(&mut t, "id");
+            ck.error(l, &join(&path, "id"), format!("duplicate link id '{id}' (also links[{j}])"));
         }
+        t.finish(&mut ck, LINK_KEYS);
         link_ids.insert(id.clone(), i);
         if let (Some(a), Some(b), Some(fwd), Some(rev)) = (a, b, fwd, rev) {
             if a != b {
@@ -308,14 +305,17 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     // Flows.
     let mut flows: Vec<FlowSpec> = Vec::new();
     let mut flow_ids: HashMap<String, usize> = HashMap::new();
-    for (i, fnode) in array(top.node("flows"), "flows", &mut ck).iter().enumerate() {
+    let flow_nodes = array(top.node("flows"), "flows", &mut ck);
+    let traffic_nodes = array(top.node("traffic"), "traffic", &mut ck);
+    for (i, fnode) in flow_nodes.iter().enumerate() {
         let path = format!("flows[{i}]");
         let Some(mut t) = Table::new(fnode, &path, &mut ck) else {
             continue;
         };
         let id = read_id(&mut t, "id", format!("flow{i}"), &mut ck);
         if let Some(j) = flow_ids.get(&id) {
-            ck.error(fnode.line, &join(&path, "id"), format!("duplicate flow id '{id}' (also flows[{j}])"));
+            let l = line_of(&mut t, "id").or(fnode.line);
+            ck.error(l, &join(&path, "id"), format!("duplicate flow id '{id}' (also flows[{j}])"));
         }
         flow_ids.insert(id.clone(), i);
         let alg_line = line_of(&mut t, "algorithm");
@@ -399,9 +399,12 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             });
         }
     }
-    let flow_count = array(top.node("flows"), "flows", &mut ck).len();
-    let traffic_count = array(top.node("traffic"), "traffic", &mut ck).len();
-    if flow_count == 0 && traffic_count == 0 {
+    let absent_or_array = |n: Option<&Node>| matches!(n, None | Some(Node { value: Value::Array(_), .. }));
+    if flow_nodes.is_empty()
+        && traffic_nodes.is_empty()
+        && absent_or_array(top.node("flows"))
+        && absent_or_array(top.node("traffic"))
+    {
         ck.error(top.line, "flows", "the scenario has no flows and no traffic: nothing to simulate");
     }
 
@@ -420,7 +423,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     // Other traffic.
     let mut traffic = Vec::new();
     let mut traffic_ids: HashMap<String, usize> = HashMap::new();
-    for (i, tn) in array(top.node("traffic"), "traffic", &mut ck).iter().enumerate() {
+    for (i, tn) in traffic_nodes.iter().enumerate() {
         let path = format!("traffic[{i}]");
         let Some(mut t) = Table::new(tn, &path, &mut ck) else {
             continue;
@@ -433,11 +436,17 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             format!("{}{i}", kind.clone().unwrap_or_else(|| "traffic".into())),
             &mut ck,
         );
-        if let Some(j) = traffic_ids.get(&id).or_else(|| flow_ids.get(&id)) {
+        let other = match (flow_ids.get(&id), traffic_ids.get(&id)) {
+            (Some(j), _) => Some(format!("flows[{j}]")),
+            (None, Some(j)) => Some(format!("traffic[{j}]")),
+            (None, None) => None,
+        };
+        if let Some(other) = other {
+            let l = line_of(&mut t, "id").or(tn.line);
             ck.error(
-                tn.line,
+                l,
                 &join(&path, "id"),
-                format!("duplicate id '{id}' (also used by entry {j} of flows or traffic)"),
+                format!("duplicate id '{id}' (also {other}; flows and traffic share one namespace)"),
             );
         }
         traffic_ids.insert(id.clone(), i);
@@ -451,7 +460,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         }
         let rate_line = line_of(&mut t, "rate");
         let rate = t.required("rate", &mut ck).and_then(|_| t.rate("rate", &mut ck));
-        let rate = rate.filter(|r| positive(&mut ck, &t, "rate", rate_line, *r, "rate"));
+        let rate = rate.filter(|r| positive(&mut ck, &t, "rate", rate_line, *r));
         let psize = sized(&mut t, "packet_size", packet_size.unwrap_or(1000) as f64, 1.0, 1e6, &mut ck);
         let (start, stop) = start_stop(&mut t, duration, &mut ck);
         let tkind = match kind.as_deref() {
@@ -491,6 +500,11 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             }
         }
         let tpath = route(&mut t, "path", src, dst, &graph, &links, &nodes, &mut route_cache, &mut ck);
+        if !matches!(kind.as_deref(), Some("cbr" | "onoff")) {
+            // mean_on/mean_off belong to a kind; with none known they are not reported as unknown.
+            t.node("mean_on");
+            t.node("mean_off");
+        }
         t.finish(&mut ck, TRAFFIC_KEYS);
         if let (Some(kind), Some(src), Some(dst), Some(ps), Some(start), Some(stop), Some(p)) =
             (tkind, src, dst, psize, start, stop, tpath)
@@ -573,9 +587,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                     }
                 };
                 let bl = line_of(&mut t, "bandwidth");
-                let bw = t
-                    .rate("bandwidth", &mut ck)
-                    .filter(|b| positive(&mut ck, &t, "bandwidth", bl, *b, "bandwidth"));
+                let bw = t.rate("bandwidth", &mut ck).filter(|b| positive(&mut ck, &t, "bandwidth", bl, *b));
                 let delay = t.duration("delay", &mut ck);
                 let loss = probability(&mut t, "loss", &mut ck);
                 let up = t.boolean("up", &mut ck);
@@ -604,7 +616,17 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             }
             None => None,
         };
-        t.finish(&mut ck, EVENT_KEYS);
+        match kind.as_deref() {
+            Some("reroute") => t.finish(&mut ck, REROUTE_KEYS),
+            Some("link") => t.finish(&mut ck, LINK_EVENT_KEYS),
+            // Without a known kind, which keys belong is unknown: report only names no event has.
+            _ => {
+                for k in EVENT_KEYS {
+                    t.node(k);
+                }
+                t.finish(&mut ck, EVENT_KEYS);
+            }
+        }
         if let (Some(at), Some(kind)) = (at, ev) {
             events.push(EventSpec { at, kind });
         }
@@ -685,18 +707,19 @@ fn direction(
     let reverse = !prefix.is_empty();
     let bl = line_of(t, bw_key);
     let bandwidth = if t.has(bw_key) {
-        t.rate(bw_key, ck).filter(|b| positive(ck, t, bw_key, bl, *b, "bandwidth"))
+        t.rate(bw_key, ck).filter(|b| positive(ck, t, bw_key, bl, *b)).filter(|b| {
+            let ok = *b <= MAX_BANDWIDTH_BPS;
+            if !ok {
+                ck.error(bl, &t.key_path(bw_key), "is above 10 Tbps, beyond what delaycc simulates");
+            }
+            ok
+        })
     } else if reverse {
         forward.map(|f| f.bandwidth_bps)
     } else {
         ck.error(t.line, &t.key_path(bw_key), "is required");
         None
     };
-    if let Some(b) = bandwidth {
-        if b > 1e13 {
-            ck.error(bl, &t.key_path(bw_key), "is above 10 Tbps, beyond what delaycc simulates");
-        }
-    }
     let delay = if t.has(delay_key) {
         t.duration(delay_key, ck)
     } else if reverse {
@@ -710,16 +733,7 @@ fn direction(
         ck.error(l, &t.key_path(bufb_key), format!("give either {buf_key} or {bufb_key}, not both"));
     }
     let buffer = if t.has(buf_key) {
-        let l = line_of(t, buf_key);
-        let n = t.integer(buf_key, 0, 1_000_000_000, ck);
-        match n {
-            Some(0) => {
-                ck.error(l, &t.key_path(buf_key), "must be at least 1 packet");
-                None
-            }
-            Some(n) => Some(Buffer::Packets(n as u64)),
-            None => None,
-        }
+        t.integer(buf_key, 1, 1_000_000_000, ck).map(|n| Buffer::Packets(n as u64))
     } else if t.has(bufb_key) {
         let l = line_of(t, bufb_key);
         match t.size(bufb_key, ck) {
@@ -796,6 +810,10 @@ fn explicit_route(
 ) -> Option<Vec<NodeId>> {
     let kp = t.key_path(key);
     let node = t.node(key)?;
+    if !matches!(node.value, Value::Array(_)) {
+        ck.error(node.line, &kp, format!("must be a list of node names, not {}", node.value.type_name()));
+        return None;
+    }
     let items = array(Some(node), &kp, ck);
     let mut ids = Vec::new();
     let mut ok = true;
@@ -899,131 +917,4 @@ fn route(
             None
         }
     }
-}
-
-fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker) -> TransportConfig {
-    let mut c = base.clone();
-    let Some(mut t) = Table::new(n, path, ck) else {
-        return c;
-    };
-    if let Some(v) = t.duration("min_rto", ck) {
-        c.min_rto = v;
-    }
-    if let Some(v) = t.duration("max_rto", ck) {
-        c.max_rto = v;
-    }
-    if let Some(v) = t.duration("initial_rto", ck) {
-        c.initial_rto = v;
-    }
-    for (k, v) in [("min_rto", c.min_rto), ("initial_rto", c.initial_rto), ("max_rto", c.max_rto)] {
-        if t.has(k) && v == 0 {
-            let l = line_of(&mut t, k);
-            ck.error(l, &t.key_path(k), "must be greater than zero");
-        }
-    }
-    if c.min_rto > c.max_rto {
-        let l = line_of(&mut t, "max_rto");
-        ck.error(l, &t.key_path("max_rto"), "must not be below min_rto");
-    }
-    if let Some(v) = t.boolean("delayed_ack", ck) {
-        c.delayed_ack = v;
-    }
-    if let Some(v) = t.duration("delayed_ack_timeout", ck) {
-        c.delayed_ack_timeout = v.max(1);
-    }
-    if t.has("initial_window") {
-        let l = line_of(&mut t, "initial_window");
-        if let Some(v) = t.number("initial_window", ck) {
-            if !(1.0..=1e7).contains(&v) {
-                ck.error(l, &t.key_path("initial_window"), format!("{v} is out of range [1, 1e7] packets"));
-            } else {
-                c.initial_window = v;
-            }
-        }
-    }
-    if let Some(v) = t.integer("receiver_window", 1, 1_000_000_000, ck) {
-        c.receiver_window = v as u64;
-    }
-    if let Some(v) = t.integer("dupack_threshold", 1, 1000, ck) {
-        c.dupack_threshold = v as u32;
-    }
-    // Seconds, possibly negative: the receiver's clock is this much ahead of the sender's.
-    if t.has("receiver_clock_offset") {
-        let l = line_of(&mut t, "receiver_clock_offset");
-        if let Some(v) = t.number("receiver_clock_offset", ck) {
-            if v.abs() > 1e6 {
-                ck.error(l, &t.key_path("receiver_clock_offset"), "must be within ±1e6 seconds");
-            } else {
-                c.receiver_clock_offset = (v * 1e9).round() as i64;
-            }
-        }
-    }
-    t.finish(ck, TRANSPORT_KEYS);
-    c
-}
-
-fn params(alg: &'static cc::AlgorithmInfo, n: Option<&Node>, path: &str, ck: &mut Checker) -> Params {
-    let mut p = alg.defaults();
-    let Some(n) = n else { return p };
-    let Some(entries) = (match &n.value {
-        Value::Table(e) => Some(e),
-        other => {
-            ck.error(n.line, path, format!("must be a table, not {}", other.type_name()));
-            None
-        }
-    }) else {
-        return p;
-    };
-    for (k, v) in entries {
-        let kp = join(path, k);
-        let Some(spec) = alg.param(k) else {
-            let names: Vec<&str> = alg.params().map(|s| s.name).collect();
-            let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
-            ck.error(v.line, &kp, format!("unknown parameter for '{}'; its parameters: {known}", alg.name));
-            continue;
-        };
-        let value = match spec.kind {
-            ParamKind::Float { min, max, min_exclusive } => as_number(v, &kp, ck).and_then(|x| {
-                let below = if min_exclusive { x <= min } else { x < min };
-                if below || x > max {
-                    let lo = if min_exclusive { "(" } else { "[" };
-                    ck.error(v.line, &kp, format!("{x} is out of range {lo}{min}, {max}]"));
-                    None
-                } else {
-                    Some(ParamValue::Num(x))
-                }
-            }),
-            ParamKind::Int { min, max } => {
-                as_integer(v, &kp, min, max, ck).map(|x| ParamValue::Num(x as f64))
-            }
-            ParamKind::Duration { min, max } => as_duration(v, &kp, ck).and_then(|d| {
-                let s = d as f64 / NS_PER_SEC as f64;
-                if s < min || s > max {
-                    ck.error(v.line, &kp, format!("{s}s is out of range [{min}s, {max}s]"));
-                    None
-                } else {
-                    Some(ParamValue::Num(s))
-                }
-            }),
-            ParamKind::Bool => match &v.value {
-                Value::Bool(b) => Some(ParamValue::Bool(*b)),
-                other => {
-                    ck.error(v.line, &kp, format!("must be true or false, not {}", other.type_name()));
-                    None
-                }
-            },
-            ParamKind::Choice(choices) => as_string(v, &kp, ck).and_then(|s| {
-                if choices.contains(&s.as_str()) {
-                    Some(ParamValue::Str(s))
-                } else {
-                    ck.error(v.line, &kp, format!("'{s}' is not one of {}", choices.join(", ")));
-                    None
-                }
-            }),
-        };
-        if let Some(value) = value {
-            p.set(spec.name, value);
-        }
-    }
-    p
 }

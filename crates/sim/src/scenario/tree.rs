@@ -2,6 +2,8 @@
 //! the key path and, for TOML files, the line. Scenarios arrive either as TOML text or as JSON (a Python
 //! dict passed through the bindings); both become this tree.
 
+use super::check::{join, one_line};
+use super::locate::key_path_at;
 use std::fmt;
 
 #[derive(Clone, Debug)]
@@ -41,7 +43,23 @@ impl Value {
 #[derive(Debug)]
 pub struct SyntaxError {
     pub line: Option<u32>,
+    /// The key path the error is about, when it can be told.
+    pub path: Option<String>,
     pub message: String,
+}
+
+impl SyntaxError {
+    /// The one-line message: `file[:line]: [key.path: ]reason`.
+    pub fn to_line(&self, file: &str) -> String {
+        let loc = match self.line {
+            Some(l) => format!("{file}:{l}"),
+            None => file.to_string(),
+        };
+        one_line(&match self.path.as_deref() {
+            Some(p) if !p.is_empty() => format!("{loc}: {p}: {}", self.message),
+            _ => format!("{loc}: {}", self.message),
+        })
+    }
 }
 
 impl fmt::Display for SyntaxError {
@@ -60,10 +78,11 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
     use toml::de::{DeTable, DeValue};
     let doc = DeTable::parse(text).map_err(|e| SyntaxError {
         line: e.span().map(|s| line_of(text, s.start)),
-        message: first_line(e.message()),
+        path: e.span().and_then(|s| key_path_at(text, s.start)),
+        message: format!("invalid TOML: {}", explain(&first_line(e.message()))),
     })?;
 
-    fn convert(text: &str, v: &DeValue<'_>, start: usize) -> Result<Node, SyntaxError> {
+    fn convert(text: &str, v: &DeValue<'_>, start: usize, path: &str) -> Result<Node, SyntaxError> {
         let line = Some(line_of(text, start));
         let value = match v {
             DeValue::String(s) => Value::Str(s.to_string()),
@@ -79,7 +98,12 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
                     Err(_) => {
                         return Err(SyntaxError {
                             line,
-                            message: format!("integer '{}' is out of range", i.as_str()),
+                            path: Some(path.to_string()),
+                            message: format!(
+                                "integer '{}' does not fit in 64 bits (at most {})",
+                                i.as_str(),
+                                i64::MAX
+                            ),
                         })
                     }
                 }
@@ -92,6 +116,7 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
                     "nan" | "-nan" => f64::NAN,
                     other => other.parse().map_err(|_| SyntaxError {
                         line,
+                        path: Some(path.to_string()),
                         message: format!("'{}' is not a number", f.as_str()),
                     })?,
                 };
@@ -101,13 +126,18 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
             DeValue::Datetime(d) => Value::Datetime(d.to_string()),
             DeValue::Array(a) => Value::Array(
                 a.iter()
-                    .map(|item| convert(text, item.get_ref(), item.span().start))
+                    .enumerate()
+                    .map(|(i, item)| {
+                        convert(text, item.get_ref(), item.span().start, &format!("{path}[{i}]"))
+                    })
                     .collect::<Result<_, _>>()?,
             ),
             DeValue::Table(t) => Value::Table(
                 t.iter()
                     .map(|(k, item)| {
-                        Ok((k.get_ref().to_string(), convert(text, item.get_ref(), k.span().start)?))
+                        let key = k.get_ref().to_string();
+                        let node = convert(text, item.get_ref(), k.span().start, &join(path, &key))?;
+                        Ok((key, node))
                     })
                     .collect::<Result<_, _>>()?,
             ),
@@ -118,36 +148,72 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
     let root = doc.get_ref();
     let entries = root
         .iter()
-        .map(|(k, item)| Ok((k.get_ref().to_string(), convert(text, item.get_ref(), k.span().start)?)))
+        .map(|(k, item)| {
+            let key = k.get_ref().to_string();
+            Ok((key.clone(), convert(text, item.get_ref(), k.span().start, &key)?))
+        })
         .collect::<Result<_, SyntaxError>>()?;
     Ok(Node { value: Value::Table(entries), line: None })
 }
 
 /// Parses JSON text (an object) into a tree without line numbers.
 pub fn from_json(text: &str) -> Result<Node, SyntaxError> {
-    fn convert(v: &serde_json::Value) -> Result<Node, SyntaxError> {
+    fn convert(v: &serde_json::Value, path: &str) -> Result<Node, SyntaxError> {
         let value = match v {
             serde_json::Value::Null => {
-                return Err(SyntaxError { line: None, message: "null (None) is not a valid value".into() })
+                return Err(SyntaxError {
+                    line: None,
+                    path: Some(path.to_string()),
+                    message: "null (None) is not a valid value".into(),
+                })
             }
             serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) if n.is_u64() && n.as_i64().is_none() => {
+                return Err(SyntaxError {
+                    line: None,
+                    path: Some(path.to_string()),
+                    message: format!("integer {n} does not fit in 64 bits (at most {})", i64::MAX),
+                })
+            }
             serde_json::Value::Number(n) => match n.as_i64() {
                 Some(i) => Value::Int(i),
                 None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
             },
             serde_json::Value::String(s) => Value::Str(s.clone()),
-            serde_json::Value::Array(a) => Value::Array(a.iter().map(convert).collect::<Result<_, _>>()?),
+            serde_json::Value::Array(a) => Value::Array(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, v)| convert(v, &format!("{path}[{i}]")))
+                    .collect::<Result<_, _>>()?,
+            ),
             serde_json::Value::Object(o) => Value::Table(
-                o.iter().map(|(k, v)| Ok((k.clone(), convert(v)?))).collect::<Result<_, SyntaxError>>()?,
+                o.iter()
+                    .map(|(k, v)| Ok((k.clone(), convert(v, &join(path, k))?)))
+                    .collect::<Result<_, SyntaxError>>()?,
             ),
         };
         Ok(Node { value, line: None })
     }
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| SyntaxError { line: None, message: e.to_string() })?;
-    convert(&v)
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| SyntaxError {
+        line: None,
+        path: None,
+        message: format!("invalid JSON: {}", first_line(&e.to_string())),
+    })?;
+    convert(&v, "")
+}
+
+/// Adds what the user can do to the parser's terser messages.
+fn explain(message: &str) -> String {
+    match message {
+        "duplicate key" => "duplicate key (each key may appear once per table)".into(),
+        "recursion limit" => "tables or keys nested too deeply (recursion limit)".into(),
+        "cannot recurse further; max recursion depth met" => {
+            "arrays or inline tables nested too deeply (recursion limit)".into()
+        }
+        other => other.to_string(),
+    }
 }
 
 fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("invalid TOML").trim().to_string()
+    s.lines().next().unwrap_or("syntax error").trim().to_string()
 }

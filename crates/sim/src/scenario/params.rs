@@ -1,0 +1,94 @@
+//! `[flows.params]`: each value checked against the algorithm's schema (kind and range), then the rules
+//! that tie several parameters together.
+
+use super::check::{as_duration, as_integer, as_number, as_string, join, Checker};
+use super::tree::{Node, Value};
+use crate::cc::{self, ParamKind, ParamValue, Params};
+use crate::time::NS_PER_SEC;
+
+/// A flow's parameters: the algorithm's defaults overridden by the table at `path` (if any).
+pub fn params(alg: &'static cc::AlgorithmInfo, n: Option<&Node>, path: &str, ck: &mut Checker) -> Params {
+    let mut p = alg.defaults();
+    let Some(n) = n else { return p };
+    let Some(entries) = (match &n.value {
+        Value::Table(e) => Some(e),
+        other => {
+            ck.error(n.line, path, format!("must be a table, not {}", other.type_name()));
+            None
+        }
+    }) else {
+        return p;
+    };
+    for (k, v) in entries {
+        let kp = join(path, k);
+        let Some(spec) = alg.param(k) else {
+            let names: Vec<&str> = alg.params().map(|s| s.name).collect();
+            let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+            ck.error(v.line, &kp, format!("unknown parameter for '{}'; its parameters: {known}", alg.name));
+            continue;
+        };
+        let value = match spec.kind {
+            ParamKind::Float { min, max, min_exclusive } => as_number(v, &kp, ck).and_then(|x| {
+                let below = if min_exclusive { x <= min } else { x < min };
+                if below || x > max {
+                    let lo = if min_exclusive { "(" } else { "[" };
+                    ck.error(v.line, &kp, format!("{x} is out of range {lo}{min}, {max}]"));
+                    None
+                } else {
+                    Some(ParamValue::Num(x))
+                }
+            }),
+            ParamKind::Int { min, max } => {
+                as_integer(v, &kp, min, max, ck).map(|x| ParamValue::Num(x as f64))
+            }
+            ParamKind::Duration { min, max } => as_duration(v, &kp, ck).and_then(|d| {
+                let s = d as f64 / NS_PER_SEC as f64;
+                if s < min || s > max {
+                    ck.error(v.line, &kp, format!("{s}s is out of range [{min}s, {max}s]"));
+                    None
+                } else {
+                    Some(ParamValue::Num(s))
+                }
+            }),
+            ParamKind::Bool => match &v.value {
+                Value::Bool(b) => Some(ParamValue::Bool(*b)),
+                other => {
+                    ck.error(v.line, &kp, format!("must be true or false, not {}", other.type_name()));
+                    None
+                }
+            },
+            ParamKind::Choice(choices) => as_string(v, &kp, ck).and_then(|s| {
+                if choices.contains(&s.as_str()) {
+                    Some(ParamValue::Str(s))
+                } else {
+                    ck.error(v.line, &kp, format!("'{s}' is not one of {}", choices.join(", ")));
+                    None
+                }
+            }),
+        };
+        if let Some(value) = value {
+            p.set(spec.name, value);
+        }
+    }
+    cross_checks(alg, &p, entries, path, ck);
+    p
+}
+
+/// Rules over several parameters. Vegas (and Vegas-ALT) keep the queued-packet estimate between alpha and
+/// beta: with beta below alpha that band is empty and the window would oscillate, so it is refused rather
+/// than silently adjusted.
+fn cross_checks(alg: &cc::AlgorithmInfo, p: &Params, given: &[(String, Node)], path: &str, ck: &mut Checker) {
+    let is_vegas = alg.param("alpha").is_some() && alg.param("beta").is_some();
+    let line = |key: &str| given.iter().find(|(k, _)| k == key).and_then(|(_, n)| n.line);
+    if is_vegas && given.iter().any(|(k, _)| k == "alpha" || k == "beta") {
+        let (alpha, beta) = (p.num("alpha"), p.num("beta"));
+        if beta < alpha {
+            let at = line("beta").or(line("alpha"));
+            ck.error(
+                at,
+                &join(path, "beta"),
+                format!("{beta} is below alpha ({alpha}); Vegas needs alpha <= beta"),
+            );
+        }
+    }
+}

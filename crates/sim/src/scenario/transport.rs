@@ -1,0 +1,95 @@
+//! `[transport]` (every flow's defaults) and `[flows.transport]` (one flow's overrides).
+
+use super::check::{Checker, Table};
+use super::model::TransportConfig;
+use super::tree::Node;
+use crate::time::secs;
+
+const TRANSPORT_KEYS: &[&str] = &[
+    "min_rto",
+    "max_rto",
+    "initial_rto",
+    "delayed_ack",
+    "delayed_ack_timeout",
+    "initial_window",
+    "receiver_window",
+    "dupack_threshold",
+    "receiver_clock_offset",
+];
+
+/// Largest receiver clock offset accepted, seconds (either sign).
+const MAX_CLOCK_OFFSET_S: f64 = 1e6;
+
+fn line_of(t: &mut Table, key: &str) -> Option<u32> {
+    t.node(key).and_then(|n| n.line)
+}
+
+/// The settings at `path`, starting from `base` (the defaults, or the top-level table for a flow's own).
+pub fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker) -> TransportConfig {
+    let mut c = base.clone();
+    let Some(mut t) = Table::new(n, path, ck) else {
+        return c;
+    };
+    if let Some(v) = t.duration("min_rto", ck) {
+        c.min_rto = v;
+    }
+    if let Some(v) = t.duration("max_rto", ck) {
+        c.max_rto = v;
+    }
+    if let Some(v) = t.duration("initial_rto", ck) {
+        c.initial_rto = v;
+    }
+    for (k, v) in [("min_rto", c.min_rto), ("initial_rto", c.initial_rto), ("max_rto", c.max_rto)] {
+        if t.has(k) && v == 0 {
+            let l = line_of(&mut t, k);
+            ck.error(l, &t.key_path(k), "must be greater than zero");
+        }
+    }
+    if c.min_rto > c.max_rto {
+        // Name the key this table sets (a flow may override only one of the two).
+        let (key, msg) = if t.has("max_rto") {
+            ("max_rto", format!("must not be below min_rto ({} s)", secs(c.min_rto)))
+        } else {
+            ("min_rto", format!("must not be above max_rto ({} s)", secs(c.max_rto)))
+        };
+        let l = line_of(&mut t, key);
+        ck.error(l, &t.key_path(key), msg);
+    }
+    if let Some(v) = t.boolean("delayed_ack", ck) {
+        c.delayed_ack = v;
+    }
+    if let Some(v) = t.duration("delayed_ack_timeout", ck) {
+        c.delayed_ack_timeout = v.max(1);
+    }
+    if t.has("initial_window") {
+        let l = line_of(&mut t, "initial_window");
+        if let Some(v) = t.number("initial_window", ck) {
+            if !(1.0..=1e7).contains(&v) {
+                ck.error(l, &t.key_path("initial_window"), format!("{v} is out of range [1, 1e7] packets"));
+            } else {
+                c.initial_window = v;
+            }
+        }
+    }
+    if let Some(v) = t.integer("receiver_window", 1, 1_000_000_000, ck) {
+        c.receiver_window = v as u64;
+    }
+    if let Some(v) = t.integer("dupack_threshold", 1, 1000, ck) {
+        c.dupack_threshold = v as u32;
+    }
+    // Seconds, possibly negative: the receiver's clock is this much ahead of the sender's.
+    if t.has("receiver_clock_offset") {
+        let l = line_of(&mut t, "receiver_clock_offset");
+        if let Some(v) = t.number("receiver_clock_offset", ck) {
+            if v.abs() > MAX_CLOCK_OFFSET_S {
+                let msg =
+                    format!("{v} is out of range [-{MAX_CLOCK_OFFSET_S:e}, {MAX_CLOCK_OFFSET_S:e}] seconds");
+                ck.error(l, &t.key_path("receiver_clock_offset"), msg);
+            } else {
+                c.receiver_clock_offset = (v * 1e9).round() as i64;
+            }
+        }
+    }
+    t.finish(ck, TRANSPORT_KEYS);
+    c
+}
