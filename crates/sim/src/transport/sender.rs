@@ -207,6 +207,7 @@ impl Sender {
 
     /// Processes an ACK. The plain RTT sample is `now - echo_tx_time` when the triggering packet was a
     /// first transmission (Karn's rule with timestamps).
+    #[inline]
     pub fn on_ack(&mut self, now: Time, a: &AckInput) {
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         if a.ack > self.snd_una {
