@@ -10,7 +10,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
 
-.PHONY: all demo test test-rust test-python lint bench build env lock clean
+.PHONY: all demo test test-rust test-python fuzz lint bench build env lock clean
 
 all: build
 
@@ -46,6 +46,11 @@ test-rust:
 
 test-python: build
 	pytest -q tests
+
+# The property tests with many more cases than `make test` runs (FUZZ_CASES per property; a few minutes).
+FUZZ_CASES ?= 50000
+fuzz:
+	PROPTEST_CASES=$(FUZZ_CASES) cargo test --release --locked -p delaycc-sim --test fuzz_parse --test fuzz_run
 
 bench: build
 	cargo run --release --locked --quiet -p delaycc-sim --bin delaycc-bench

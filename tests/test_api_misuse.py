@@ -170,3 +170,12 @@ def test_the_cli_refuses_a_bad_seed(capsys: pytest.CaptureFixture[str]) -> None:
             main(["run", str(SMALL), "--seed", seed, "--quiet"])
         assert e.value.code == 2
         assert "--seed" in capsys.readouterr().err
+
+
+def test_the_bindings_tolerate_any_progress_period() -> None:
+    from delaycc import _core
+
+    text = SMALL.read_text()
+    for every in (float("inf"), float("nan"), -1.0, 0.0):
+        raw = _core.run(text, "x.toml", "toml", None, None, every)
+        assert raw["summary"]

@@ -11,27 +11,27 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// Parses and validates; a panic in the validator (a bug) becomes one more message, never a crash.
 fn parse(text: &str, file: &str, format: &str) -> Result<Scenario, Vec<String>> {
-    match format {
+    catch_unwind(|| match format {
         "json" => scenario::from_json_str(text, file),
         _ => scenario::from_toml_str(text, file),
-    }
+    })
+    .unwrap_or_else(|_| {
+        Err(vec![format!("{file}: internal error while validating (please report this scenario)")])
+    })
 }
 
 /// Validates a scenario; returns its problems, one line each (empty when valid).
 #[pyfunction]
 fn validate(text: &str, file: &str, format: &str) -> Vec<String> {
-    match catch_unwind(|| parse(text, file, format)) {
-        Ok(Ok(_)) => Vec::new(),
-        Ok(Err(e)) => e,
-        Err(_) => vec![format!("{file}: internal error while validating (please report this scenario)")],
-    }
+    parse(text, file, format).err().unwrap_or_default()
 }
 
 /// Simulated duration of a valid scenario, in seconds (for progress bars); None when invalid.
 #[pyfunction]
 fn duration_s(text: &str, file: &str, format: &str) -> Option<f64> {
-    catch_unwind(|| parse(text, file, format)).ok()?.ok().map(|s| delaycc_sim::time::secs(s.duration))
+    parse(text, file, format).ok().map(|s| delaycc_sim::time::secs(s.duration))
 }
 
 /// Runs a scenario. Returns a dict: summary (JSON text), times (f64 bytes), series (list of
@@ -55,7 +55,12 @@ fn run<'py>(
     }
     let py_error: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
     let err_slot = py_error.clone();
-    let every = Duration::from_secs_f64(progress_every_s.max(0.01));
+    // NaN and infinity would make Duration panic.
+    let every = Duration::from_secs_f64(if progress_every_s.is_finite() {
+        progress_every_s.clamp(0.01, 3600.0)
+    } else {
+        0.02
+    });
     let result = py.detach(move || {
         let mut last = Instant::now();
         let progress_hook = move |now: u64| -> bool {

@@ -1,6 +1,7 @@
 //! Scenario validation: input tree -> typed `Scenario`, or every problem as one line each.
 
 use super::check::{array, as_duration, as_integer, as_string, join, Checker, Table};
+use super::limits;
 use super::model::*;
 use super::params::params;
 use super::routes::Graph;
@@ -634,12 +635,13 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     // Events at the same instant keep their file order.
     events.sort_by_key(|e| e.at);
 
+    let sample_interval_given = top.has("sample_interval").then_some(si_line);
     top.finish(&mut ck, TOP_KEYS);
     let _ = link_lines;
     if !ck.errors.is_empty() {
         return Err(ck.errors);
     }
-    Ok(Scenario {
+    let sc = Scenario {
         file: file.to_string(),
         name,
         description,
@@ -654,7 +656,12 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         flows,
         traffic,
         events,
-    })
+    };
+    limits::check(&sc, sample_interval_given, &mut ck);
+    if !ck.errors.is_empty() {
+        return Err(ck.errors);
+    }
+    Ok(sc)
 }
 
 /// A byte count with a default and bounds, e.g. packet_size.

@@ -68,22 +68,33 @@ impl fmt::Display for SyntaxError {
     }
 }
 
-fn line_of(text: &str, offset: usize) -> u32 {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() as u32 + 1
+/// Offsets of the newlines of a text, to turn a byte offset into a line number in O(log n) (counting
+/// newlines from the start for every value made parsing quadratic: 11 s for 10 000 flows).
+struct Lines(Vec<usize>);
+
+impl Lines {
+    fn new(text: &str) -> Lines {
+        Lines(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect())
+    }
+
+    /// 1-based line of the byte at `offset`.
+    fn of(&self, offset: usize) -> u32 {
+        self.0.partition_point(|&nl| nl < offset) as u32 + 1
+    }
 }
 
 /// Parses TOML text into a tree carrying line numbers.
 pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
     use toml::de::{DeTable, DeValue};
+    let lines = Lines::new(text);
     let doc = DeTable::parse(text).map_err(|e| SyntaxError {
-        line: e.span().map(|s| line_of(text, s.start)),
+        line: e.span().map(|s| lines.of(s.start)),
         path: e.span().and_then(|s| key_path_at(text, s.start)),
         message: format!("invalid TOML: {}", explain(&first_line(e.message()))),
     })?;
 
-    fn convert(text: &str, v: &DeValue<'_>, start: usize, path: &str) -> Result<Node, SyntaxError> {
-        let line = Some(line_of(text, start));
+    fn convert(lines: &Lines, v: &DeValue<'_>, start: usize, path: &str) -> Result<Node, SyntaxError> {
+        let line = Some(lines.of(start));
         let value = match v {
             DeValue::String(s) => Value::Str(s.to_string()),
             DeValue::Integer(i) => {
@@ -128,7 +139,7 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
                 a.iter()
                     .enumerate()
                     .map(|(i, item)| {
-                        convert(text, item.get_ref(), item.span().start, &format!("{path}[{i}]"))
+                        convert(lines, item.get_ref(), item.span().start, &format!("{path}[{i}]"))
                     })
                     .collect::<Result<_, _>>()?,
             ),
@@ -136,7 +147,7 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
                 t.iter()
                     .map(|(k, item)| {
                         let key = k.get_ref().to_string();
-                        let node = convert(text, item.get_ref(), k.span().start, &join(path, &key))?;
+                        let node = convert(lines, item.get_ref(), k.span().start, &join(path, &key))?;
                         Ok((key, node))
                     })
                     .collect::<Result<_, _>>()?,
@@ -150,7 +161,7 @@ pub fn from_toml(text: &str) -> Result<Node, SyntaxError> {
         .iter()
         .map(|(k, item)| {
             let key = k.get_ref().to_string();
-            Ok((key.clone(), convert(text, item.get_ref(), k.span().start, &key)?))
+            Ok((key.clone(), convert(&lines, item.get_ref(), k.span().start, &key)?))
         })
         .collect::<Result<_, SyntaxError>>()?;
     Ok(Node { value: Value::Table(entries), line: None })
