@@ -2,7 +2,7 @@
 //! number of samples, never by the number of packets, and the number of samples by `max_samples`
 //! (`resolution.rs`), never by the duration.
 
-use super::resolution::{halve, merge_rows, merge_rule, Merge, DEFAULT_MAX_SAMPLES};
+use super::resolution::{halve, merge_rows, merge_rule, Merge};
 use crate::net::{LinkDir, Routes};
 use crate::scenario::Scenario;
 use crate::sim::{Flow, Source};
@@ -73,7 +73,7 @@ pub fn link_dir_name(s: &Scenario, d: u32) -> (String, &'static str) {
 
 impl Recorder {
     pub fn new(s: &Scenario, routes: &Routes, flows: &[Flow]) -> Recorder {
-        let n_samples = ((s.duration / s.sample_interval.max(1)) as usize + 1).min(DEFAULT_MAX_SAMPLES);
+        let n_samples = ((s.duration / s.sample_interval.max(1)) as usize + 1).min(s.max_samples);
         let mut series = Vec::new();
         let mut flow_base = Vec::with_capacity(flows.len());
         let mut flow_extra = Vec::with_capacity(flows.len());
@@ -119,7 +119,7 @@ impl Recorder {
             row: Vec::with_capacity(series.len().next_multiple_of(TILE)),
             tiles: (0..series.len().div_ceil(TILE)).map(|_| Vec::with_capacity(n_samples * TILE)).collect(),
             series,
-            max_samples: DEFAULT_MAX_SAMPLES,
+            max_samples: s.max_samples,
             stride: 1,
             since_recorded: 0,
             link_dirs,
