@@ -54,6 +54,7 @@ fuzz:
 
 bench: build
 	cargo run --release --locked --quiet -p delaycc-sim --bin delaycc-bench
+	python benches/python_overhead.py
 	python benches/sweep_scaling.py
 
 lock:
