@@ -26,10 +26,15 @@ def available() -> list[str]:
 
 
 def registered() -> dict[str, int]:
-    """Registered struct_ops maps of ours: kernel name -> map id."""
+    """Our algorithms the kernel offers now: kernel name -> struct_ops map id (0 if not listed). The
+    kernel's list is the truth: an unregistered map can linger while sockets still hold it."""
     require("bpftool")
-    found = run_json(["bpftool", "-j", "struct_ops", "show"])
-    return {m["name"]: int(m["id"]) for m in found if str(m.get("name", "")).startswith("dcc_")}
+    offered = [n for n in available() if n.startswith("dcc_")]
+    ids: dict[str, int] = {}
+    for m in run_json(["bpftool", "-j", "struct_ops", "show"]):
+        # The newest map of a name is the registered one; older ones are being freed.
+        ids[m["name"]] = max(ids.get(m["name"], 0), int(m["id"]))
+    return {n: ids.get(n, 0) for n in offered}
 
 
 def is_registered(name: str) -> bool:
@@ -66,9 +71,11 @@ def unload(name: str) -> bool:
     if not alg.is_bpf:
         return False
     _check_root()
-    if alg.kernel_name not in registered():
+    map_id = registered().get(alg.kernel_name)
+    if map_id is None:
         return False
-    run(["bpftool", "struct_ops", "unregister", "name", alg.kernel_name])
+    # By id: a map of the same name still being freed would make `unregister name` fail.
+    run(["bpftool", "struct_ops", "unregister", "id", str(map_id)])
     return True
 
 

@@ -14,15 +14,29 @@ from .errors import KernelError
 def run(args: list[str], *, input: str | None = None, check: bool = True) -> str:
     """Runs a command and returns its standard output."""
     try:
-        p = subprocess.run(args, input=input, capture_output=True, text=True, timeout=60)
+        # Its own session: a terminal's Ctrl-C reaches only the harness, and an interrupt waits for the
+        # command to finish, so nothing it creates (a BPF registration, a namespace) goes unrecorded.
+        with subprocess.Popen(
+            args,
+            stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        ) as p:
+            try:
+                out, err = p.communicate(input, timeout=60)
+            except KeyboardInterrupt:
+                p.communicate(timeout=60)
+                raise
     except FileNotFoundError:
         raise KernelError(f"{args[0]} is not installed (run `make kernel-deps` as root)") from None
     except subprocess.TimeoutExpired:
         raise KernelError(f"`{' '.join(args)}` did not finish within 60 s") from None
     if check and p.returncode != 0:
-        msg = (p.stderr or p.stdout).strip().splitlines()
+        msg = (err or out).strip().splitlines()
         raise KernelError(f"`{' '.join(args)}` failed: {msg[-1] if msg else f'exit {p.returncode}'}")
-    return p.stdout
+    return out
 
 
 def run_json(args: list[str]) -> Any:
