@@ -81,8 +81,9 @@ def test_vegas_keeps_its_backlog_between_alpha_and_beta() -> None:
     _, k = pair(DUMBBELL, "vegas")
     queue = _steady(k, "queue_pkts", "link", "bottleneck:a->b", 15.0)
     print(f"vegas: steady queue {queue:.1f} pkts")
-    # alpha = 1, beta = 3 (ns-2's defaults); half a packet either side for the sampling.
-    assert 0.5 <= queue <= 3.5, queue
+    # alpha = 1, beta = 3 (ns-2's defaults). The tbf queue also holds the packet being sent (it waits
+    # there for its tokens), hence up to beta + 1; half a packet below alpha for the sampling.
+    assert 0.5 <= queue <= 4.0, queue
 
 
 @pytest.mark.parametrize("algorithm", ["reno", "cubic"])
