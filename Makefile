@@ -10,7 +10,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
 
-.PHONY: all demo test test-rust test-python fuzz lint bench build env lock clean
+.PHONY: all demo test test-rust test-python fuzz lint bench build env lock clean kernel-deps kernel
 
 all: build
 
@@ -32,7 +32,7 @@ demo: build
 	delaycc demo --out results
 	delaycc reproduce demo --out results/reproduce
 
-test: build lint test-rust test-python
+test: build kernel lint test-rust test-python
 
 lint: $(STAMP)
 	cargo fmt --all --check
@@ -40,6 +40,15 @@ lint: $(STAMP)
 	ruff check python tests benches
 	ruff format --check python tests benches
 	mypy python/delaycc
+
+# The kernel side (kernel/): Debian packages when missing (as root), then the BPF algorithms and the
+# emulation tools. Without root or clang the build is skipped and the kernel tests skip with the reason.
+kernel-deps:
+	./kernel/deps.sh
+
+kernel: kernel-deps
+	@if command -v clang >/dev/null && command -v bpftool >/dev/null && [ -r /sys/kernel/btf/vmlinux ]; then \
+		$(MAKE) -s -C kernel; else echo "kernel: clang, bpftool or BTF missing; kernel build skipped"; fi
 
 test-rust:
 	cargo test --workspace --release --locked --quiet

@@ -1,4 +1,5 @@
-"""The ``delaycc`` command: run, validate, list, demo.
+"""The ``delaycc`` command: run, validate, list, demo, reproduce, sweep (and, from cli_kernel, kernel,
+emulate, compare).
 
 Exit status: 0 success, 2 invalid scenario or usage, 1 failure while running, 130 interrupted.
 """
@@ -177,6 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--out", default="results")
     d.add_argument("-q", "--quiet", action="store_true")
     d.set_defaults(func=cmd_demo)
+
+    from .cli_kernel import add_commands
+
+    add_commands(sub)  # kernel, emulate, compare
     return p
 
 

@@ -1,0 +1,18 @@
+/* FAST TCP (shared/spec/algorithms.md §1; crates/sim/src/cc/fast.rs) for the Linux kernel: the
+ * controller of fast_core.h with nothing plugged in. */
+#include "dcc_common.h"
+#include "fast_params.h"
+
+struct dcc_params_fast {
+	struct dcc_fast_params fast;
+};
+
+struct dcc_params_fast dcc_params SEC(".data.dccfast") = { .fast = DCC_FAST_DEFAULTS };
+
+struct fast_ext {
+};
+
+#define DCC_PROG(n) dcc_fast_##n
+#define DCC_NAME "dcc_fast"
+#define DCC_OPS dcc_fast
+#include "fast_core.h"

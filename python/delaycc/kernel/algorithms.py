@@ -1,0 +1,154 @@
+"""Which delaycc algorithms run in the kernel, under which kernel name, and how their parameters are laid
+out in the BPF object's parameter section (kernel/bpf/*.bpf.c declare the same fields in the same order).
+
+Parameter names, defaults and sources are the simulator's (`delaycc list algorithms`); the kernel only
+needs them scaled to integers: "milli" = value x 1000, "us" = seconds x 10^6, "q20" = value x 2^20.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import KernelError
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: str  # milli | us | q20 | bool | int | choice
+    choices: tuple[str, ...] = ()
+
+    def encode(self, value: Any) -> int:
+        if self.kind == "bool":
+            return 1 if value else 0
+        if self.kind == "choice":
+            return self.choices.index(str(value))
+        scale = {"milli": 1000.0, "us": 1e6, "q20": float(1 << 20), "int": 1.0}[self.kind]
+        n = round(float(value) * scale)
+        if not 0 <= n < 2**32:
+            raise KernelError(f"parameter {self.name} = {value} does not fit the kernel's 32-bit field")
+        return n
+
+    def decode(self, raw: int) -> Any:
+        if self.kind == "bool":
+            return bool(raw)
+        if self.kind == "choice":
+            return self.choices[raw] if raw < len(self.choices) else raw
+        scale = {"milli": 1000.0, "us": 1e6, "q20": float(1 << 20), "int": 1.0}[self.kind]
+        return raw / scale if self.kind != "int" else raw
+
+
+FAST_FIELDS = (
+    Field("alpha", "milli"),
+    Field("gamma", "milli"),
+    Field("update_every_other_rtt", "bool"),
+    Field("min_update_interval", "us"),
+    Field("spread_increase", "bool"),
+    Field("mi_threshold", "us"),
+    Field("mi_reentry", "bool"),
+    Field("cap_2w", "bool"),
+    Field("avg_rtt_max_weight", "q20"),
+)
+
+
+@dataclass(frozen=True)
+class KernelAlgorithm:
+    """A delaycc algorithm as the kernel knows it."""
+
+    name: str
+    kernel_name: str
+    bpf_object: str | None  # file in kernel/build; None: built into the kernel
+    fields: tuple[Field, ...] = ()
+
+    @property
+    def is_bpf(self) -> bool:
+        return self.bpf_object is not None
+
+    def encode(self, params: dict[str, Any]) -> bytes:
+        """The parameter section's bytes (little-endian u32s) for resolved parameters."""
+        missing = [f.name for f in self.fields if f.name not in params]
+        if missing:
+            raise KernelError(f"{self.name}: no value for {', '.join(missing)}")
+        return struct.pack(f"<{len(self.fields)}I", *(f.encode(params[f.name]) for f in self.fields))
+
+    def decode(self, raw: bytes) -> dict[str, Any]:
+        values = struct.unpack_from(f"<{len(self.fields)}I", raw)
+        return {f.name: f.decode(v) for f, v in zip(self.fields, values, strict=True)}
+
+
+KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
+    a.name: a
+    for a in (
+        KernelAlgorithm(
+            "vegas",
+            "dcc_vegas",
+            "vegas.bpf.o",
+            (
+                Field("alpha", "milli"),
+                Field("beta", "milli"),
+                Field("gamma", "milli"),
+                Field("rtt_statistic", "choice", ("min", "mean")),
+                Field("loss_reduction", "milli"),
+            ),
+        ),
+        KernelAlgorithm("fast", "dcc_fast", "fast.bpf.o", FAST_FIELDS),
+        KernelAlgorithm(
+            "vfast",
+            "dcc_vfast",
+            "vfast.bpf.o",
+            (
+                *FAST_FIELDS,
+                Field("psi_up", "milli"),
+                Field("psi_down", "milli"),
+                Field("filter", "choice", ("per-update", "per-ack")),
+            ),
+        ),
+        KernelAlgorithm(
+            "rrfast",
+            "dcc_rrfast",
+            "rrfast.bpf.o",
+            (
+                *FAST_FIELDS,
+                Field("probe_updates", "int"),
+                Field("probe_max_updates", "int"),
+                Field("min_cut", "milli"),
+                Field("rtt_drop_rel", "milli"),
+                Field("rtt_drop_abs", "us"),
+            ),
+        ),
+        # Built into Linux; loss recovery is the kernel's (SACK, RACK, PRR) whatever the algorithm.
+        KernelAlgorithm("reno", "reno", None),
+        KernelAlgorithm("newreno", "reno", None),
+        KernelAlgorithm("cubic", "cubic", None),
+        KernelAlgorithm("bbr", "bbr", None),
+    )
+}
+
+
+KERNEL_BEHAVIOUR: dict[str, dict[str, Any]] = {
+    # Linux tcp_cubic.c: beta 717/1024, bic_scale 41 (C = 0.4), fast_convergence, tcp_friendliness and
+    # hystart all on. The simulator's closest setting therefore has hystart = true (its default is off).
+    "cubic": {"c": 0.4, "beta": 0.7, "fast_convergence": True, "reno_friendly": True, "hystart": True},
+}
+"""What a built-in kernel algorithm does, in the simulator's parameter names: a scenario may set these
+values (to make the simulator match the kernel) but no others."""
+
+
+def kernel_algorithm(name: str) -> KernelAlgorithm:
+    try:
+        return KERNEL_ALGORITHMS[name]
+    except KeyError:
+        known = ", ".join(KERNEL_ALGORITHMS)
+        raise KernelError(f"algorithm {name!r} has no kernel version (kernel algorithms: {known})") from None
+
+
+def default_params(name: str) -> dict[str, Any]:
+    """The simulator's defaults for an algorithm's parameters (empty for kernel built-ins it lacks)."""
+    from .. import api
+
+    for a in api.algorithms():
+        if a["name"] == name:
+            return {p["name"]: p["default"] for p in a["params"]}
+    return {}

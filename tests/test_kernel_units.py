@@ -1,0 +1,116 @@
+"""The kernel side without root: parameter layouts, scenario checks, routes, output building."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import delaycc
+from delaycc.emulate import EmulationUnsupported, results, scenario
+from delaycc.emulate.model import Scenario
+from delaycc.emulate.topology import Topology
+from delaycc.emulate.traffic import RawRun
+from delaycc.kernel.algorithms import KERNEL_ALGORITHMS, default_params
+
+ROOT = Path(__file__).resolve().parent.parent
+DUMBBELL = ROOT / "scenarios" / "kernel" / "dumbbell-20mbps.toml"
+BPF = ROOT / "kernel" / "bpf"
+
+
+def test_every_bpf_parameter_is_a_simulator_parameter_with_its_default() -> None:
+    """The BPF algorithms take exactly the simulator's parameters (names, defaults and sources)."""
+    for alg in KERNEL_ALGORITHMS.values():
+        if not alg.is_bpf:
+            continue
+        defaults = default_params(alg.name)
+        assert {f.name for f in alg.fields} == set(defaults), alg.name
+        assert alg.decode(alg.encode(defaults)) == pytest.approx(defaults)
+
+
+def _c_defaults(text: str) -> dict[str, int]:
+    return {k: int(v) for k, v in re.findall(r"\.(\w+) = \(?(\d+)", text)}
+
+
+def test_the_bpf_sources_start_from_the_simulator_defaults() -> None:
+    """The initial values in the .bpf.c parameter sections equal the encoded simulator defaults."""
+    fast_c = _c_defaults((BPF / "fast_params.h").read_text())
+    fast_c["max_weight_q20"] = (1 << 20) // 256
+    expected_fast = KERNEL_ALGORITHMS["fast"].encode(default_params("fast"))
+    assert list(fast_c.values())[: len(expected_fast) // 4] == list(np.frombuffer(expected_fast, "<u4"))
+    vegas_c = _c_defaults((BPF / "vegas.bpf.c").read_text().split("dcc_vegas_params SEC")[1])
+    expected = np.frombuffer(KERNEL_ALGORITHMS["vegas"].encode(default_params("vegas")), "<u4")
+    assert list(vegas_c.values()) == list(expected)
+
+
+def test_unsupported_features_are_refused_by_key(tmp_path: Path) -> None:
+    text = DUMBBELL.read_text() + '\n[[traffic]]\nkind = "cbr"\nsrc = "s1"\ndst = "d1"\nrate = "1Mbps"\n'
+    text = text.replace('algorithm = "fast"', 'algorithm = "emfast"').replace(
+        "buffer = 200", "buffer = 200\nloss = 0.01"
+    )
+    f = tmp_path / "x.toml"
+    f.write_text(text)
+    with pytest.raises(EmulationUnsupported) as e:
+        scenario.load(f)
+    joined = "\n".join(e.value.errors)
+    assert "scenario.traffic" in joined
+    assert "links[1].loss" in joined
+    assert "flows[0].algorithm: 'emfast' has no kernel version" in joined
+
+
+def test_invalid_scenarios_get_the_simulator_errors(tmp_path: Path) -> None:
+    f = tmp_path / "bad.toml"
+    f.write_text(DUMBBELL.read_text().replace('bandwidth = "20Mbps"', 'bandwidth = "20Mbs"'))
+    with pytest.raises(delaycc.ScenarioError):
+        scenario.load(f)
+
+
+def test_not_root_is_refused_before_anything_is_created(monkeypatch: pytest.MonkeyPatch) -> None:
+    from delaycc.emulate import EmulationError, preflight
+
+    monkeypatch.setattr("os.geteuid", lambda: 1000)
+    with pytest.raises(EmulationError, match="needs root"):
+        preflight.check(scenario.load(DUMBBELL))
+
+
+def _dumbbell() -> Scenario:
+    return scenario.load(DUMBBELL)
+
+
+def test_routes_follow_the_least_delay_path_and_delays_sum_per_direction() -> None:
+    topo = Topology(_dumbbell(), "dcck0n")
+    path = topo.path("s1", "d1")
+    assert [(e.a, e.b) for e in path] == [("s1", "r1"), ("r1", "r2"), ("r2", "d1")]
+    assert sum(e.delay_s for e in path) == pytest.approx(0.020)
+    assert topo.ns("r2") == "dcck0n2"
+    assert topo.node_addr("d1") == "10.203.0.3"
+
+
+def test_results_have_the_contract_fields() -> None:
+    s = _dumbbell()
+    topo = Topology(s, "dcck0n")
+    iv = int(s.sample_interval_s * 1e6)
+    sender = [
+        f"s,{k * iv},{100 + k % 3},{45000 + k},{40100},{k * 948 * 100},0,0,100,2147483647,948"
+        for k in range(1, 401)
+    ]
+    queues = [f"q,{k * iv},2,{k % 20},{(k % 20) * 1000},0,{k * 100000},{k * 100}" for k in range(1, 401)]
+    raw = RawRun(0, {"f1": [*sender, "timeouts 0", "done"]}, {"f1": ["received 1"]}, queues, 20.0)
+    r = results.build(topo, raw)
+    flow = r.summary["flows"][0]
+    for key in ("throughput_bps", "goodput_bps", "retransmits", "timeouts", "mean_rtt_s", "min_rtt_s",
+                "final_base_rtt_s", "mean_cwnd_pkts"):  # fmt: skip
+        assert key in flow
+    assert flow["min_rtt_s"] == pytest.approx(0.0401)
+    assert [ln["id"] for ln in r.summary["links"]] == ["bottleneck"]
+    assert set(r.timeseries["metric"]) >= {
+        "cwnd_pkts",
+        "rtt_s",
+        "srtt_s",
+        "base_rtt_s",
+        "rate_bps",
+        "queue_pkts",
+    }
+    assert np.isnan(r.series("flow", "f1", "ssthresh_pkts")).all()
