@@ -179,7 +179,7 @@ mod tests {
             names.sort_unstable();
             assert!(names.windows(2).all(|w| w[0] != w[1]), "{}: duplicate parameter names", a.name);
             let params = a.defaults();
-            let cc = (a.build)(&params, &FlowContext { mss_bytes: 960, initial_window: 2.0 });
+            let cc = (a.build)(&params, &FlowContext::new(2.0));
             assert!(cc.window() > 0.0, "{}", a.name);
         }
     }
