@@ -10,9 +10,11 @@ pub mod params;
 pub mod registry;
 
 mod alt;
+pub mod bbr;
 pub mod ccafr;
 pub mod cubic;
 pub mod fast;
+pub mod maxfilter;
 mod newreno;
 pub mod reno;
 pub mod round;

@@ -3,7 +3,8 @@
 use super::alt::Alt;
 use super::params::{ParamKind, ParamSpec, Params};
 use super::{
-    ccafr, cubic, fast, newreno, reno, rrfast, rttbased, sctp, vegas, vfast, CongestionControl, FlowContext,
+    bbr, ccafr, cubic, fast, newreno, reno, rrfast, rttbased, sctp, vegas, vfast, CongestionControl,
+    FlowContext,
 };
 
 pub struct AlgorithmInfo {
@@ -106,6 +107,13 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
         description: "CUBIC (RFC 9438): cubic window growth around the last maximum, Reno-friendly region, fast convergence, optional HyStart++",
         param_groups: &[cubic::PARAMS],
         build: cubic::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "bbr",
+        description: "BBR v1 (draft-cardwell-iccrg-bbr-congestion-control-00): paced at a gain x the max delivery rate, window 2 x BDP; Startup, Drain, ProbeBW gain cycle, ProbeRTT",
+        param_groups: &[bbr::PARAMS],
+        build: bbr::build,
         ack_extra_bytes: 0,
     },
 ];
