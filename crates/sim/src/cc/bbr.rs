@@ -27,7 +27,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 1.0, max: 100.0, min_exclusive: true },
         default: ParamDefault::Num(2.885),
         description: "pacing and window gain in Startup (2/ln 2: the smallest gain that doubles the delivery rate each round)",
-        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.2.1 (BBRHighGain = 2/ln(2)); Linux bbr_high_gain",
+        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §2 and §4.3.2 (BBRHighGain = 2/ln(2)); Linux bbr_high_gain",
     },
     ParamSpec {
         name: "drain_gain",
@@ -62,21 +62,21 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Bool,
         default: ParamDefault::Bool(true),
         description: "start ProbeBW at a random phase other than the 0.75 one, drawn from the flow's own random stream (false: start with the 1.25 phase)",
-        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.4.4 (desynchronises flows); Linux bbr_cycle_rand",
+        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.4.3 (desynchronises flows); Linux bbr_cycle_rand",
     },
     ParamSpec {
         name: "full_bw_growth",
         kind: ParamKind::Float { min: 1.0, max: 10.0, min_exclusive: true },
         default: ParamDefault::Num(1.25),
         description: "Startup ends when the bandwidth estimate grows by less than this factor ...",
-        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.2.2 (25 %); Linux bbr_full_bw_thresh",
+        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.2 (25 %); Linux bbr_full_bw_thresh",
     },
     ParamSpec {
         name: "full_bw_rounds",
         kind: ParamKind::Int { min: 1, max: 1000 },
         default: ParamDefault::Num(3.0),
         description: "... for this many rounds in a row (rounds that were not application-limited)",
-        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.2.2 (3 rounds); Linux bbr_full_bw_cnt",
+        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §4.3.2 (3 rounds); Linux bbr_full_bw_cnt",
     },
     ParamSpec {
         name: "bw_window_rounds",
@@ -104,7 +104,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 1.0, max: 1e6, min_exclusive: false },
         default: ParamDefault::Num(4.0),
         description: "smallest window outside loss recovery, and the window in ProbeRTT, packets",
-        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §4.2.3.1 (BBRMinPipeCwnd = 4 packets); Linux bbr_cwnd_min_target",
+        source: "draft-cardwell-iccrg-bbr-congestion-control-00 §2 (BBRMinPipeCwnd = 4 packets); Linux bbr_cwnd_min_target",
     },
     ParamSpec {
         name: "pacing_margin",
@@ -205,7 +205,7 @@ impl Bbr {
             pacing_gain: startup_gain,
             cwnd_gain: startup_gain,
             // Before any RTT sample: the initial window per millisecond, as Linux starts (draft §4.2.1
-            // uses the SYN's RTT, which this transport does not have).
+            // uses the handshake's RTT, which this transport does not model).
             pacing_rate: startup_gain * ctx.initial_window * packet_bits / 1e-3,
             bw: RoundMax::new(p.num("bw_window_rounds") as u64),
             min_rtt: None,
@@ -254,7 +254,7 @@ impl Bbr {
         .max(1.0)
     }
 
-    /// gain x BDP plus room for three send quanta (draft §4.2.3.2, BBRInflight); the initial window before
+    /// gain x BDP plus room for three send quanta (draft §4.2.3, BBRInflight); the initial window before
     /// any RTT sample.
     fn inflight(&self, gain: f64) -> f64 {
         match self.min_rtt {
@@ -319,7 +319,7 @@ impl Bbr {
         }
     }
 
-    /// Startup is over when three rounds in a row brought less than 25 % more bandwidth (draft §4.3.2.2).
+    /// Startup is over when three rounds in a row brought less than 25 % more bandwidth (draft §4.3.2).
     fn check_full_pipe(&mut self, rs: &RateSample) {
         if self.filled_pipe || !self.round_start || rs.app_limited {
             return;
