@@ -84,6 +84,14 @@ impl CongestionControl for Alt {
         self.inner.pacing_rate()
     }
 
+    fn paces(&self) -> bool {
+        self.inner.paces()
+    }
+
+    fn wants_rate_samples(&self) -> bool {
+        self.inner.wants_rate_samples()
+    }
+
     fn newreno_recovery(&self) -> bool {
         self.inner.newreno_recovery()
     }

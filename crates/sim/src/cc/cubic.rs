@@ -241,6 +241,7 @@ mod tests {
             snd_una: una,
             timestamps: None,
             base_rtt: None,
+            rate: None,
         }
     }
 
@@ -248,7 +249,7 @@ mod tests {
     fn hystart_ends_slow_start_when_the_rounds_minimum_rtt_rises() {
         let mut p = algorithm("cubic").expect("registered").defaults();
         p.set("hystart", ParamValue::Bool(true));
-        let mut c = Cubic::new(&p, &FlowContext { mss_bytes: 1000, initial_window: 20.0 });
+        let mut c = Cubic::new(&p, &FlowContext::new(20.0));
         // Rounds of 20 ACKs: 100 ms, 100 ms, then 120 ms, a rise above the 12.5 ms threshold.
         let mut una = 0;
         for (round, rtt) in [(0, 100), (1, 100), (2, 120)] {
@@ -274,7 +275,7 @@ mod tests {
     #[test]
     fn k_is_the_time_to_climb_back_to_w_max() {
         let p = algorithm("cubic").expect("registered").defaults();
-        let mut c = Cubic::new(&p, &FlowContext { mss_bytes: 1000, initial_window: 100.0 });
+        let mut c = Cubic::new(&p, &FlowContext::new(100.0));
         c.ssthresh = 50.0;
         c.on_loss(&LossEvent { now: 0, inflight: 100, lost_was_retransmit: false });
         assert_eq!(c.cwnd, 70.0);

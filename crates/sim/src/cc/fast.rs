@@ -82,6 +82,13 @@ pub const PARAMS: &[ParamSpec] = &[
         description: "largest per-ACK EWMA weight of avgRTT; the weight is min(3/w, this)",
         source: "ns-2 module (algorithms.md F4)",
     },
+    ParamSpec {
+        name: "pacing",
+        kind: ParamKind::Bool,
+        default: ParamDefault::Bool(false),
+        description: "space packets at cwnd/avgRTT (twice that during the start-up growth) instead of sending as ACKs open the window",
+        source: "our choice: the ns-2 module does not pace (its fast_pace spreads window increases, not packets); FAST's design papers (Jin, Wei, Low 2004) name burstiness control as one of its four components; the seed papers give no rule",
+    },
 ];
 
 /// The FAST controller, with VFAST's filter and RRFast's detector as optional parts.
@@ -95,6 +102,8 @@ pub struct Fast {
     mi_reentry: bool,
     cap_2w: bool,
     max_weight: f64,
+    pacing: bool,
+    packet_bits: f64,
     cwnd: f64,
     ssthresh: f64,
     /// Seconds. None before the first sample and right after an RRFast reset.
@@ -138,6 +147,8 @@ impl Fast {
             mi_reentry: p.flag("mi_reentry"),
             cap_2w: p.flag("cap_2w"),
             max_weight: p.num("avg_rtt_max_weight"),
+            pacing: p.flag("pacing"),
+            packet_bits: ctx.packet_bytes as f64 * 8.0,
             cwnd: ctx.initial_window.max(2.0),
             ssthresh: f64::INFINITY,
             base_rtt: None,
@@ -311,6 +322,23 @@ impl CongestionControl for Fast {
         self.last_update = now;
     }
 
+    fn paces(&self) -> bool {
+        self.pacing
+    }
+
+    /// cwnd per avgRTT: the rate x = w/D of FAST's own model, so a window leaves spread over the round
+    /// trip it is meant to fill instead of in bursts as ACKs arrive. avgRTT is the per-ACK EWMA (for
+    /// every member of the family, VFAST included). During the start-up growth (one packet per ACK,
+    /// doubling per RTT) the rate is doubled, as Linux paces slow start, so pacing does not slow it.
+    fn pacing_rate(&self) -> Option<f64> {
+        if !self.pacing {
+            return None;
+        }
+        let delay = self.avg_rtt.filter(|d| *d > 0.0)?;
+        let gain = if self.mi { 2.0 } else { 1.0 };
+        Some(gain * self.cwnd * self.packet_bits / delay)
+    }
+
     fn trace(&self) -> CcTrace {
         CcTrace {
             base_rtt: self.base_rtt.map(from_secs),
@@ -360,7 +388,7 @@ mod tests {
         for (k, v) in tweak {
             p.set(k, v.clone());
         }
-        Fast::new(&p, &FlowContext { mss_bytes: 960, initial_window: iw })
+        Fast::new(&p, &FlowContext::new(iw))
     }
 
     fn ack(now: Time, rtt: Time) -> AckEvent {
@@ -374,6 +402,7 @@ mod tests {
             snd_una: 0,
             timestamps: None,
             base_rtt: None,
+            rate: None,
         }
     }
 

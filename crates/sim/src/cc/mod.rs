@@ -10,9 +10,11 @@ pub mod params;
 pub mod registry;
 
 mod alt;
+pub mod bbr;
 pub mod ccafr;
 pub mod cubic;
 pub mod fast;
+pub mod maxfilter;
 mod newreno;
 pub mod reno;
 pub mod round;
@@ -27,7 +29,7 @@ pub mod vfast;
 pub use params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use registry::{algorithm, algorithms, registry_json, AlgorithmInfo};
 
-use crate::time::Time;
+use crate::time::{secs, Time};
 
 /// What the transport knows about a new cumulative ACK (one that advances `snd_una`).
 #[derive(Clone, Copy, Debug)]
@@ -51,6 +53,35 @@ pub struct AckEvent {
     /// A baseRTT measured outside the algorithm (ALT's min forward + min backward trip); when present,
     /// delay-based algorithms use it instead of their own minimum RTT.
     pub base_rtt: Option<Time>,
+    /// A delivery-rate sample, only for algorithms that ask for them (`wants_rate_samples`).
+    pub rate: Option<RateSample>,
+}
+
+/// One delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation): how many packets were delivered
+/// over how long, measured from the most recently sent of the packets this ACK covers. Counts are packets.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateSample {
+    /// Packets delivered between that packet's send and this ACK (0: no valid sample on this ACK).
+    pub delivered: u64,
+    /// The interval they were delivered over: the longer of the send and the ACK intervals.
+    pub interval: Time,
+    /// The connection's delivered count when that packet was sent (BBR counts rounds with it).
+    pub prior_delivered: u64,
+    /// The connection's delivered count after this ACK.
+    pub delivered_total: u64,
+    /// The sample was taken while the application, not the network, limited the sending rate: it may
+    /// underestimate the bandwidth.
+    pub app_limited: bool,
+    /// Packets in the network after this ACK: sent and not acknowledged, minus those the duplicate ACKs
+    /// reported delivered (the "pipe" of RFC 6675 without SACK).
+    pub pipe: u64,
+}
+
+impl RateSample {
+    /// Delivery rate in packets per second, if this ACK gave a sample.
+    pub fn rate_pps(&self) -> Option<f64> {
+        (self.delivered > 0 && self.interval > 0).then(|| self.delivered as f64 / secs(self.interval))
+    }
 }
 
 /// The four instants of one RTT sample as ALT (P004) names them. T2 and T3 are read on the receiver's
@@ -133,9 +164,22 @@ pub trait CongestionControl {
 
     fn on_tick(&mut self, _now: Time) {}
 
-    /// Pacing rate in bits per second, if the algorithm paces.
+    /// Pacing rate in bits per second of data packets on the wire (`FlowContext::packet_bytes`), if the
+    /// algorithm paces. The transport keeps pacing state only for algorithms that say `paces()`.
     fn pacing_rate(&self) -> Option<f64> {
         None
+    }
+
+    /// Whether this algorithm may ever return a pacing rate (read once, when the flow is built), so the
+    /// transport costs nothing for algorithms that never pace.
+    fn paces(&self) -> bool {
+        false
+    }
+
+    /// Whether ACK events should carry delivery-rate samples (read once, when the flow is built); keeping
+    /// per-packet send state costs time, so only algorithms that use it ask.
+    fn wants_rate_samples(&self) -> bool {
+        false
     }
 
     /// Whether NewReno partial-ACK handling applies (false gives classic Reno: any new ACK ends recovery).
@@ -160,5 +204,16 @@ pub trait CongestionControl {
 #[derive(Clone, Copy, Debug)]
 pub struct FlowContext {
     pub mss_bytes: u32,
+    /// Bytes on the wire of a data packet (payload and headers): the unit of pacing rates.
+    pub packet_bytes: u32,
     pub initial_window: f64,
+    /// Seed of the flow's own random stream (`Rng::stream(seed, ...)`), for algorithms that randomise.
+    pub rng_seed: u64,
+}
+
+impl FlowContext {
+    /// A context for tests and tools: 1000-byte packets with 40 bytes of headers, seed 1.
+    pub fn new(initial_window: f64) -> FlowContext {
+        FlowContext { mss_bytes: 960, packet_bytes: 1000, initial_window, rng_seed: 1 }
+    }
 }

@@ -3,7 +3,8 @@
 use super::alt::Alt;
 use super::params::{ParamKind, ParamSpec, Params};
 use super::{
-    ccafr, cubic, fast, newreno, reno, rrfast, rttbased, sctp, vegas, vfast, CongestionControl, FlowContext,
+    bbr, ccafr, cubic, fast, newreno, reno, rrfast, rttbased, sctp, vegas, vfast, CongestionControl,
+    FlowContext,
 };
 
 pub struct AlgorithmInfo {
@@ -108,6 +109,13 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
         build: cubic::build,
         ack_extra_bytes: 0,
     },
+    AlgorithmInfo {
+        name: "bbr",
+        description: "BBR v1 (draft-cardwell-iccrg-bbr-congestion-control-00): paced at a gain x the max delivery rate, window 2 x BDP; Startup, Drain, ProbeBW gain cycle, ProbeRTT",
+        param_groups: &[bbr::PARAMS],
+        build: bbr::build,
+        ack_extra_bytes: 0,
+    },
 ];
 
 /// ALT's timestamp option: ACKs grow from 40 to 50 bytes (P004 §III).
@@ -179,7 +187,7 @@ mod tests {
             names.sort_unstable();
             assert!(names.windows(2).all(|w| w[0] != w[1]), "{}: duplicate parameter names", a.name);
             let params = a.defaults();
-            let cc = (a.build)(&params, &FlowContext { mss_bytes: 960, initial_window: 2.0 });
+            let cc = (a.build)(&params, &FlowContext::new(2.0));
             assert!(cc.window() > 0.0, "{}", a.name);
         }
     }

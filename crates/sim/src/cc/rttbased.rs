@@ -268,7 +268,7 @@ mod tests {
 
     fn rttbased(iw: f64) -> RttBased {
         let p = algorithm("rttbased").expect("registered").defaults();
-        RttBased::new(&p, &FlowContext { mss_bytes: 960, initial_window: iw })
+        RttBased::new(&p, &FlowContext::new(iw))
     }
 
     /// Runs the path and returns, for each completed cycle, (cwnd, VQO, phase) right after its Part II.

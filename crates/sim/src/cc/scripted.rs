@@ -65,6 +65,7 @@ impl<C: CongestionControl> ScriptedPath<C> {
             snd_una: self.una,
             timestamps: None,
             base_rtt: None,
+            rate: None,
         };
         self.cc.on_ack(&ev);
         self.send();

@@ -98,13 +98,14 @@ mod tests {
             snd_una: 0,
             timestamps: None,
             base_rtt: None,
+            rate: None,
         }
     }
 
     #[test]
     fn aimd_per_rfc4960() {
         let p = algorithm("sctp").expect("registered").defaults();
-        let mut s = build(&p, &FlowContext { mss_bytes: 1000, initial_window: 1.0 });
+        let mut s = build(&p, &FlowContext::new(1.0));
         assert_eq!(s.window(), 4.0);
         for _ in 0..6 {
             s.on_ack(&ack(1));

@@ -21,6 +21,8 @@ pub enum Event {
     DelayedAck(u32),
     /// A flow's congestion-control tick.
     CcTick(u32),
+    /// A paced flow may send its next packet (checked lazily against the pacer's wake-up time).
+    Pace(u32),
     FlowStart(u32),
     FlowStop(u32),
     /// A non-responsive source sends or changes state.

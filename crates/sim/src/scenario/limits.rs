@@ -21,7 +21,9 @@ pub fn recorded_values(sc: &Scenario) -> u64 {
         .map(|f| {
             let ctx = FlowContext {
                 mss_bytes: sc.packet_size - sc.header_size,
+                packet_bytes: sc.packet_size,
                 initial_window: f.transport.initial_window,
+                rng_seed: 0,
             };
             (FLOW_METRICS.len() + (f.algorithm.build)(&f.params, &ctx).extra_metrics().len()) as u64
         })

@@ -67,6 +67,8 @@ pub struct TransportConfig {
     pub dupack_threshold: u32,
     /// Receiver clock minus sender clock, nanoseconds (only ALT's receiver timestamps see it).
     pub receiver_clock_offset: i64,
+    /// Honour the algorithm's pacing rate (false: send as the window allows even if the algorithm paces).
+    pub pacing: bool,
 }
 
 impl Default for TransportConfig {
@@ -81,6 +83,7 @@ impl Default for TransportConfig {
             receiver_window: 100_000,
             dupack_threshold: 3,
             receiver_clock_offset: 0,
+            pacing: true,
         }
     }
 }

@@ -15,6 +15,7 @@ const TRANSPORT_KEYS: &[&str] = &[
     "receiver_window",
     "dupack_threshold",
     "receiver_clock_offset",
+    "pacing",
 ];
 
 /// Largest receiver clock offset accepted, seconds (either sign).
@@ -89,6 +90,9 @@ pub fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker)
                 c.receiver_clock_offset = (v * 1e9).round() as i64;
             }
         }
+    }
+    if let Some(v) = t.boolean("pacing", ck) {
+        c.pacing = v;
     }
     t.finish(ck, TRANSPORT_KEYS);
     c

@@ -92,11 +92,16 @@ impl Simulation {
             let rev = routes.add(&route_dirs(&graph, &f.reverse_path));
             let ctx = FlowContext {
                 mss_bytes: scenario.packet_size - scenario.header_size,
+                packet_bytes: scenario.packet_size,
                 initial_window: f.transport.initial_window,
+                rng_seed: Rng::stream(scenario.seed, &format!("cc:{}", f.id)).next_u64(),
             };
             let cc = (f.algorithm.build)(&f.params, &ctx);
             let limit = f.bytes.map(|b| b.div_ceil((scenario.packet_size - scenario.header_size) as u64));
-            let sender = Sender::new(cc, &f.transport, limit);
+            let mut sender = Sender::new(cc, &f.transport, limit);
+            if f.transport.pacing && sender.cc.paces() {
+                sender.enable_pacing(scenario.packet_size);
+            }
             flows.push(Flow::new(f, sender, fwd, rev, scenario.packet_size, scenario.header_size));
         }
         let mut sources = Vec::new();
@@ -182,6 +187,7 @@ impl Simulation {
             Event::Rto(f) => self.on_rto(f),
             Event::DelayedAck(f) => self.on_delayed_ack(f),
             Event::CcTick(f) => self.on_cc_tick(f),
+            Event::Pace(f) => self.on_pace(f),
             Event::FlowStart(f) => {
                 let now = self.now;
                 let fl = &mut self.flows[f as usize];
@@ -358,6 +364,31 @@ impl Simulation {
                 self.queue.schedule(d, Event::Rto(f));
             }
         }
+        if let Some(p) = &mut s.pacer {
+            if let (Some(t), false) = (p.wakeup, p.event_pending) {
+                p.event_pending = true;
+                self.queue.schedule(t, Event::Pace(f));
+            }
+        }
+    }
+
+    /// A paced flow's timer: send what the pacer now allows, or re-arm at the wake-up time if that moved.
+    fn on_pace(&mut self, f: u32) {
+        let now = self.now;
+        let s = &mut self.flows[f as usize].sender;
+        let Some(p) = &mut s.pacer else { return };
+        p.event_pending = false;
+        match p.wakeup {
+            None => return,
+            Some(t) if t > now => {
+                p.event_pending = true;
+                self.queue.schedule(t, Event::Pace(f));
+                return;
+            }
+            Some(_) => {}
+        }
+        s.try_send(now);
+        self.after_sender(f);
     }
 
     fn on_rto(&mut self, f: u32) {

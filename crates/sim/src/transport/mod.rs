@@ -6,6 +6,8 @@
 
 pub mod convergence;
 pub mod delivery;
+pub mod pacing;
+pub mod rate_sample;
 pub mod receiver;
 pub mod rto;
 pub mod sender;

@@ -4,6 +4,8 @@
 //! which packets leave and when recovery starts and ends.
 
 use super::convergence::ConvergenceTracker;
+use super::pacing::Pacer;
+use super::rate_sample::RateSampler;
 use super::rto::RtoEstimator;
 use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent};
 use crate::scenario::TransportConfig;
@@ -66,6 +68,10 @@ pub struct Sender {
     last_new_ack: Option<Time>,
     pub convergence: ConvergenceTracker,
     pub stats: SenderStats,
+    /// Only for algorithms that pace (`pacing.rs`); None costs one branch per send attempt.
+    pub pacer: Option<Pacer>,
+    /// Only for algorithms that use delivery-rate samples (`rate_sample.rs`).
+    rate: Option<Box<RateSampler>>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -90,7 +96,6 @@ pub struct SenderStats {
 impl Sender {
     pub fn new(cc: Box<dyn CongestionControl>, cfg: &TransportConfig, limit: Option<u64>) -> Sender {
         Sender {
-            cc,
             snd_una: 0,
             snd_nxt: 0,
             max_sent: 0,
@@ -111,9 +116,18 @@ impl Sender {
             txq: Vec::with_capacity(64),
             first_sent: VecDeque::new(),
             last_new_ack: None,
+            rate: cc.wants_rate_samples().then(|| Box::new(RateSampler::new())),
             convergence: ConvergenceTracker::default(),
             stats: SenderStats::default(),
+            pacer: None,
+            cc,
         }
+    }
+
+    /// Spaces data packets at the algorithm's pacing rate from now on (packets of `packet_bytes` on the
+    /// wire). Only worth calling for an algorithm that `paces()`.
+    pub fn enable_pacing(&mut self, packet_bytes: u32) {
+        self.pacer = Some(Pacer::new(packet_bytes));
     }
 
     pub fn inflight(&self) -> u64 {
@@ -193,6 +207,12 @@ impl Sender {
             self.stats.retransmits += 1;
         }
         self.cc.on_send(now, seq, retransmit, inflight_at_send);
+        if let Some(r) = &mut self.rate {
+            r.on_send(now, seq, self.max_sent - self.snd_una);
+        }
+        if let Some(p) = &mut self.pacer {
+            p.on_send(now, self.cc.pacing_rate());
+        }
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rto.rto());
         }
@@ -204,15 +224,51 @@ impl Sender {
             return;
         }
         let wnd = self.effective_window();
+        if self.pacer.is_some() {
+            return self.try_send_paced(now, wnd);
+        }
         while self.snd_nxt < self.snd_una + wnd {
-            let is_new = self.snd_nxt >= self.max_sent;
-            if is_new && (self.app_stopped || self.limit.is_some_and(|l| self.snd_nxt >= l)) {
+            if !self.send_next(now) {
                 break;
             }
-            let seq = self.snd_nxt;
-            self.snd_nxt += 1;
-            self.transmit(now, seq, !is_new);
-            self.max_sent = self.max_sent.max(self.snd_nxt);
+        }
+    }
+
+    /// Sends the next packet in sequence (a new one, or one again after a timeout's go-back-N). Returns
+    /// false when the application has nothing more to send.
+    #[inline(always)]
+    fn send_next(&mut self, now: Time) -> bool {
+        let is_new = self.snd_nxt >= self.max_sent;
+        if is_new && (self.app_stopped || self.limit.is_some_and(|l| self.snd_nxt >= l)) {
+            let pipe = self.inflight();
+            if let Some(r) = &mut self.rate {
+                r.mark_app_limited(pipe);
+            }
+            return false;
+        }
+        let seq = self.snd_nxt;
+        self.snd_nxt += 1;
+        self.transmit(now, seq, !is_new);
+        self.max_sent = self.max_sent.max(self.snd_nxt);
+        true
+    }
+
+    /// `try_send` for a paced flow: packets leave while the window allows and the pacer is ready, and
+    /// the pacer records when to wake the flow if pacing alone holds a packet back.
+    fn try_send_paced(&mut self, now: Time, wnd: u64) {
+        let mut wakeup = None;
+        while self.snd_nxt < self.snd_una + wnd {
+            let p = self.pacer.as_ref().expect("paced flow");
+            if !p.ready(now) {
+                wakeup = Some(p.next_send());
+                break;
+            }
+            if !self.send_next(now) {
+                break;
+            }
+        }
+        if let Some(p) = &mut self.pacer {
+            p.wakeup = wakeup;
         }
     }
 
@@ -247,6 +303,10 @@ impl Sender {
             let was_in_recovery = self.in_recovery;
             let ends_recovery =
                 self.in_recovery && (self.snd_una > self.recover || !self.cc.newreno_recovery());
+            let rate = match &mut self.rate {
+                Some(r) => Some(r.on_ack(now, self.snd_una, self.snd_nxt - self.snd_una, self.stats.rtt_min)),
+                None => None,
+            };
             let timestamps = plain_rtt.map(|_| AckTimestamps {
                 sent: a.echo_tx_time,
                 rcv_arrival: a.rcv_arrival,
@@ -263,6 +323,7 @@ impl Sender {
                 snd_una: self.snd_una,
                 timestamps,
                 base_rtt: None,
+                rate,
             };
             self.cc.on_ack(&ev);
             if ends_recovery {
@@ -291,6 +352,9 @@ impl Sender {
             }
         } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
             self.dupacks += 1;
+            if let Some(r) = &mut self.rate {
+                r.on_dupack(now, self.max_sent - self.snd_una);
+            }
             self.cc.on_dupack(now);
             if self.in_recovery {
                 self.inflation += 1.0;
@@ -331,6 +395,9 @@ impl Sender {
         self.convergence.on_timeout();
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_timeout(now, inflight);
+        if let Some(r) = &mut self.rate {
+            r.on_timeout();
+        }
         self.rto.on_timeout();
         self.in_recovery = false;
         self.inflation = 0.0;
@@ -353,7 +420,7 @@ mod tests {
 
     fn newreno(iw: f64) -> Sender {
         let a = algorithm("newreno").unwrap();
-        let cc = (a.build)(&a.defaults(), &FlowContext { mss_bytes: 960, initial_window: iw });
+        let cc = (a.build)(&a.defaults(), &FlowContext::new(iw));
         let mut s = Sender::new(cc, &TransportConfig::default(), None);
         s.start(0);
         s
@@ -435,7 +502,7 @@ mod tests {
     #[test]
     fn finite_transfer_stops_at_its_limit() {
         let a = algorithm("newreno").unwrap();
-        let cc = (a.build)(&a.defaults(), &FlowContext { mss_bytes: 960, initial_window: 10.0 });
+        let cc = (a.build)(&a.defaults(), &FlowContext::new(10.0));
         let mut s = Sender::new(cc, &TransportConfig::default(), Some(3));
         s.start(0);
         assert_eq!(s.txq.len(), 3);
