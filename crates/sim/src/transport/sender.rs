@@ -218,7 +218,9 @@ impl Sender {
         }
     }
 
-    /// Sends whatever the window allows.
+    /// Sends whatever the window allows. Inlined into the ACK path: out of line, its call costs more than
+    /// its usual work of one or two packets.
+    #[inline(always)]
     pub fn try_send(&mut self, now: Time) {
         if !self.started {
             return;
@@ -255,6 +257,7 @@ impl Sender {
 
     /// `try_send` for a paced flow: packets leave while the window allows and the pacer is ready, and
     /// the pacer records when to wake the flow if pacing alone holds a packet back.
+    #[inline(never)]
     fn try_send_paced(&mut self, now: Time, wnd: u64) {
         let mut wakeup = None;
         while self.snd_nxt < self.snd_una + wnd {
