@@ -172,7 +172,7 @@ fn sampling_every_nanosecond() {
         "\"10us\"",
         "bandwidth = \"1Gbps\"\ndelay = 0",
         "algorithm = \"newreno\"",
-        "sample_interval = \"1ns\"",
+        "sample_interval = \"1ns\"\nmax_samples = 10000",
     );
     let (sim, _) = run_checked(&text);
     assert_eq!(sim.recorder.times.len(), 10_000);
@@ -214,20 +214,32 @@ fn a_one_nanosecond_run() {
 
 #[test]
 fn time_series_beyond_memory_are_refused_with_a_reason() {
-    // 10 million samples of 3 flows' 27 series and the link's 6: 330 million values.
+    // 10 million samples (all kept: max_samples allows them) of 3 flows' 27 series and the link's 6: 330
+    // million values.
     let mut text = one_link(
         "1e5",
         "bandwidth = \"1Gbps\"\ndelay = 0",
         "algorithm = \"fast\"",
-        "sample_interval = \"10ms\"",
+        "sample_interval = \"10ms\"\nmax_samples = 10000000",
     );
     text += "[[flows]]\nsrc = \"s\"\ndst = \"d\"\nalgorithm = \"reno\"\n";
     text += "[[flows]]\nsrc = \"s\"\ndst = \"d\"\nalgorithm = \"vegas\"\n";
     let errors = scenario::from_toml_str(&text, "big.toml").expect_err("too many samples");
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
-        errors[0].starts_with("big.toml:3: sample_interval: the run would record")
-            && errors[0].contains("GB"),
+        errors[0].starts_with("big.toml:4: max_samples: the run would record") && errors[0].contains("GB"),
         "{errors:?}"
     );
+}
+
+#[test]
+fn the_sample_bound_keeps_a_long_fine_run_within_memory() {
+    // The same run with the default bound records at most 4000 samples per series: accepted.
+    let text = one_link(
+        "1e5",
+        "bandwidth = \"1Gbps\"\ndelay = 0",
+        "algorithm = \"fast\"",
+        "sample_interval = \"10ms\"",
+    );
+    assert!(scenario::from_toml_str(&text, "long.toml").is_ok());
 }
