@@ -76,7 +76,13 @@ def _flows(doc: dict[str, Any], duration: float, problems: list[str]) -> list[Fl
             )
             continue
         params = dict(f.get("params", {}))
-        if not KERNEL_ALGORITHMS[alg].is_bpf:
+        kalg = KERNEL_ALGORITHMS[alg]
+        ignored = [k for k in kalg.unsupported if k in params and params[k] != default_params(alg).get(k)]
+        if ignored:
+            problems.append(
+                f"{where}.params: {', '.join(ignored)}: the kernel version of {alg} does not implement it"
+            )
+        if not kalg.is_bpf:
             kernel = KERNEL_BEHAVIOUR.get(alg, {})
             changed = [k for k, v in params.items() if kernel.get(k, default_params(alg).get(k)) != v]
             if changed:

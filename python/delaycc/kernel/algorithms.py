@@ -61,6 +61,9 @@ class KernelAlgorithm:
     kernel_name: str
     bpf_object: str | None  # file in kernel/build; None: built into the kernel
     fields: tuple[Field, ...] = ()
+    # Simulator parameters the BPF version does not implement: a scenario must leave them at their
+    # defaults (the emulation refuses anything else).
+    unsupported: tuple[str, ...] = ()
 
     @property
     def is_bpf(self) -> bool:
@@ -78,6 +81,11 @@ class KernelAlgorithm:
         return {f.name: f.decode(v) for f, v in zip(self.fields, values, strict=True)}
 
 
+# The simulator's FAST paces at cwnd/avgRTT when asked; the BPF versions leave pacing to the kernel's
+# own settings (docs/kernel.md).
+FAST_UNSUPPORTED = ("pacing",)
+
+
 KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
     a.name: a
     for a in (
@@ -93,7 +101,7 @@ KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
                 Field("loss_reduction", "milli"),
             ),
         ),
-        KernelAlgorithm("fast", "dcc_fast", "fast.bpf.o", FAST_FIELDS),
+        KernelAlgorithm("fast", "dcc_fast", "fast.bpf.o", FAST_FIELDS, FAST_UNSUPPORTED),
         KernelAlgorithm(
             "vfast",
             "dcc_vfast",
@@ -104,6 +112,7 @@ KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
                 Field("psi_down", "milli"),
                 Field("filter", "choice", ("per-update", "per-ack")),
             ),
+            FAST_UNSUPPORTED,
         ),
         KernelAlgorithm(
             "rrfast",
@@ -117,6 +126,7 @@ KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
                 Field("rtt_drop_rel", "milli"),
                 Field("rtt_drop_abs", "us"),
             ),
+            FAST_UNSUPPORTED,
         ),
         # Built into Linux; loss recovery is the kernel's (SACK, RACK, PRR) whatever the algorithm.
         KernelAlgorithm("reno", "reno", None),
