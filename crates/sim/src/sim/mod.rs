@@ -3,7 +3,7 @@
 mod flow;
 mod source;
 
-pub use flow::Flow;
+pub use flow::{ActiveWindow, Flow};
 pub use source::Source;
 
 use crate::cc::FlowContext;
@@ -102,7 +102,12 @@ impl Simulation {
         let mut sources = Vec::new();
         for t in &scenario.traffic {
             let r = routes.add(&route_dirs(&graph, &t.path));
-            sources.push(Source::new(t, r, Rng::stream(scenario.seed, &format!("traffic:{}", t.id))));
+            sources.push(Source::new(
+                t,
+                r,
+                Rng::stream(scenario.seed, &format!("traffic:{}", t.id)),
+                scenario.duration,
+            ));
         }
         let mut event_routes = Vec::new();
         for e in &scenario.events {
@@ -195,6 +200,7 @@ impl Simulation {
             Event::FlowStop(f) => {
                 let now = self.now;
                 self.flows[f as usize].sender.stop(now);
+                self.flows[f as usize].close_window(true);
             }
             Event::Source(s) => self.on_source(s),
             Event::Sample => self.on_sample(),
@@ -262,8 +268,7 @@ impl Simulation {
             PacketKind::Ack => self.on_ack(p),
             PacketKind::Datagram => {
                 let s = &mut self.sources[p.owner as usize];
-                s.delivered += 1;
-                s.delivered_bits += p.size as u64 * 8;
+                s.on_delivered(self.now, p.size);
             }
         }
     }
@@ -282,6 +287,7 @@ impl Simulation {
         fl.app.on_arrival(p.seq, p.first_sent, now);
         if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {
             fl.received_all_at = Some(now);
+            fl.close_window(false);
         }
         match decision {
             AckDecision::Now => self.send_ack(f),
