@@ -73,3 +73,15 @@ fn a_resumed_run_halves_what_it_already_flushed_the_same_way() {
         assert!(a.values.iter().zip(&b.values).all(|(x, y)| x.to_bits() == y.to_bits()), "{}", a.metric);
     }
 }
+
+#[test]
+fn the_scenario_sets_the_bound() {
+    let text = one_flow("newreno", "10Mbps", "20ms", 50, 2.0, "");
+    let by_field = run_with(&text, Some(32));
+    let by_key = run_with(&format!("max_samples = 32\n{text}"), None);
+    assert_eq!(by_key.recorder.max_samples, 32);
+    assert_eq!(by_key.recorder.times, by_field.recorder.times);
+    assert_eq!(by_key.recorder.interval, 80_000_000);
+    let default = run_with(&text, None);
+    assert_eq!(default.recorder.max_samples, delaycc_sim::measure::resolution::DEFAULT_MAX_SAMPLES);
+}

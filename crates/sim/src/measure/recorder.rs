@@ -2,7 +2,7 @@
 //! number of samples, never by the number of packets, and the number of samples by `max_samples`
 //! (`resolution.rs`), never by the duration.
 
-use super::resolution::{halve, merge_rows, merge_rule, Merge, DEFAULT_MAX_SAMPLES};
+use super::resolution::{halve, merge_rows, merge_rule, Merge};
 use crate::net::{LinkDir, Routes};
 use crate::scenario::Scenario;
 use crate::sim::{Flow, Source};
@@ -54,6 +54,8 @@ pub struct Recorder {
     link_dirs: Vec<(u32, usize)>,
     /// First series of each flow (standard metrics, then the algorithm's extra ones).
     flow_base: Vec<usize>,
+    /// Number of extra series of each flow (asked once: it is a virtual call).
+    flow_extra: Vec<usize>,
     extra_buf: Vec<f64>,
     traffic_base: usize,
     last_flow_bits: Vec<u64>,
@@ -71,11 +73,13 @@ pub fn link_dir_name(s: &Scenario, d: u32) -> (String, &'static str) {
 
 impl Recorder {
     pub fn new(s: &Scenario, routes: &Routes, flows: &[Flow]) -> Recorder {
-        let n_samples = ((s.duration / s.sample_interval.max(1)) as usize + 1).min(DEFAULT_MAX_SAMPLES);
+        let n_samples = ((s.duration / s.sample_interval.max(1)) as usize + 1).min(s.max_samples);
         let mut series = Vec::new();
         let mut flow_base = Vec::with_capacity(flows.len());
+        let mut flow_extra = Vec::with_capacity(flows.len());
         for (f, fl) in s.flows.iter().zip(flows) {
             flow_base.push(series.len());
+            flow_extra.push(fl.sender.cc.extra_metrics().len());
             for m in FLOW_METRICS.iter().chain(fl.sender.cc.extra_metrics()) {
                 // Filled from the tiles by `flush`: no capacity until then.
                 let values = Vec::new();
@@ -115,11 +119,12 @@ impl Recorder {
             row: Vec::with_capacity(series.len().next_multiple_of(TILE)),
             tiles: (0..series.len().div_ceil(TILE)).map(|_| Vec::with_capacity(n_samples * TILE)).collect(),
             series,
-            max_samples: DEFAULT_MAX_SAMPLES,
+            max_samples: s.max_samples,
             stride: 1,
             since_recorded: 0,
             link_dirs,
             flow_base,
+            flow_extra,
             extra_buf: Vec::new(),
             traffic_base,
             last_flow_bits: vec![0; s.flows.len()],
@@ -172,7 +177,7 @@ impl Recorder {
             ];
             debug_assert_eq!(self.row.len(), self.flow_base[i]);
             self.row.extend_from_slice(&vals);
-            let n_extra = s.cc.extra_metrics().len();
+            let n_extra = self.flow_extra[i];
             if n_extra > 0 {
                 self.extra_buf.clear();
                 s.cc.extra_values(&mut self.extra_buf);
@@ -231,7 +236,8 @@ impl Recorder {
         for (tile, series) in self.tiles.iter_mut().zip(self.series.chunks_mut(TILE)) {
             for (j, s) in series.iter_mut().enumerate() {
                 s.values.reserve_exact(tile.len() / TILE);
-                s.values.extend(tile.iter().skip(j).step_by(TILE));
+                // `chunks_exact` + `map` has a known length: this compiles to a plain strided copy.
+                s.values.extend(tile.chunks_exact(TILE).map(|row| row[j]));
             }
             // Freed rather than cleared, so the data is never held twice.
             *tile = Vec::new();

@@ -8,10 +8,12 @@
 
 use super::recorder::Series;
 
-/// Samples per series before the recorder halves its resolution. At the 10 ms sampling interval the
-/// tests and figures use, runs of up to 100 s keep every sample; the default interval (duration / 2000)
-/// never reaches it. Bounds memory at 80 kB per series.
-pub const DEFAULT_MAX_SAMPLES: usize = 10_000;
+/// Default of the scenario's `max_samples`: samples per series before the recorder halves its
+/// resolution. Our choice: twice the 2000 samples of the default interval (duration / 2000), which
+/// therefore never reaches it, and more points than a figure has pixels across; at 10 ms a run of up to
+/// 40 s keeps every sample. Bounds memory at 32 kB per series, so a run ten times longer than one that
+/// fills half the bound needs at most the bound's extra 16 kB per series.
+pub const DEFAULT_MAX_SAMPLES: usize = 4_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Merge {

@@ -207,6 +207,21 @@ impl LinkDir {
         }
     }
 
+    /// The head packet if it has arrived by `now`, with whether the loss model dropped it: what the
+    /// event loop needs, copied once (the ring entry's timing fields stay behind).
+    #[inline]
+    pub fn pop_arrived_packet(&mut self, now: Time) -> Option<(Packet, bool)> {
+        match self.ring.front() {
+            Some(e) if e.arrive <= now => {
+                let out = (e.pkt, e.lost);
+                self.popped_cum_bytes = e.cum_bytes;
+                self.ring.advance_head();
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
     /// Arrival time of the head, if any.
     #[inline]
     pub fn next_arrival(&self) -> Option<Time> {

@@ -90,6 +90,13 @@ impl<T: Copy + Default> Ring<T> {
         Some(v)
     }
 
+    /// Drops the front entry (the ring must not be empty), for callers that read it in place.
+    #[inline]
+    pub fn advance_head(&mut self) {
+        debug_assert!(!self.is_empty());
+        self.head += 1;
+    }
+
     pub fn pop_back(&mut self) -> Option<T> {
         let v = *self.back()?;
         self.tail -= 1;

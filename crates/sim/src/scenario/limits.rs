@@ -1,7 +1,8 @@
 //! Limits that keep a valid scenario within the memory of an ordinary machine. The time series are
-//! allocated up front (one value per sample per series), so a tiny `sample_interval` on a long run, or a
-//! great many flows, could ask for more memory than exists; such a scenario is refused with what it would
-//! need, instead of being killed by the operating system halfway.
+//! allocated up front (one value per sample per series, at most `max_samples` samples), so a large
+//! `max_samples` with a fine `sample_interval`, or a great many flows, could ask for more memory than
+//! exists; such a scenario is refused with what it would need, instead of being killed by the operating
+//! system halfway.
 
 use super::check::Checker;
 use super::model::Scenario;
@@ -13,7 +14,7 @@ pub const MAX_RECORDED_VALUES: u64 = 250_000_000;
 
 /// Values the recorder will hold at most: samples times series (every link direction counted).
 pub fn recorded_values(sc: &Scenario) -> u64 {
-    let samples = sc.duration / sc.sample_interval.max(1) + 1;
+    let samples = (sc.duration / sc.sample_interval.max(1) + 1).min(sc.max_samples as u64);
     let flow_series: u64 = sc
         .flows
         .iter()
@@ -31,8 +32,14 @@ pub fn recorded_values(sc: &Scenario) -> u64 {
     samples.saturating_mul(series)
 }
 
-/// Reports a scenario whose time series would not fit, at `sample_interval` if the file sets it.
-pub fn check(sc: &Scenario, sample_interval_line: Option<Option<u32>>, ck: &mut Checker) {
+/// Reports a scenario whose time series would not fit, at `max_samples` or `sample_interval` if the file
+/// sets them.
+pub fn check(
+    sc: &Scenario,
+    sample_interval_line: Option<Option<u32>>,
+    max_samples_line: Option<Option<u32>>,
+    ck: &mut Checker,
+) {
     let values = recorded_values(sc);
     if values <= MAX_RECORDED_VALUES {
         return;
@@ -40,10 +47,11 @@ pub fn check(sc: &Scenario, sample_interval_line: Option<Option<u32>>, ck: &mut 
     let gb = values as f64 * 8.0 / 1e9;
     let reason = format!(
         "the run would record {values} time-series values ({gb:.1} GB), more than {MAX_RECORDED_VALUES}; \
-         use a longer sample_interval"
+         use a smaller max_samples or a longer sample_interval"
     );
-    match sample_interval_line {
-        Some(line) => ck.error(line, "sample_interval", reason),
-        None => ck.error(None, "flows", format!("{reason} or fewer flows")),
+    match (max_samples_line, sample_interval_line) {
+        (Some(line), _) => ck.error(line, "max_samples", reason),
+        (None, Some(line)) => ck.error(line, "sample_interval", reason),
+        (None, None) => ck.error(None, "flows", format!("{reason} or fewer flows")),
     }
 }

@@ -19,6 +19,8 @@ pub struct Scenario {
     pub header_size: u32,
     pub ack_size: u32,
     pub sample_interval: Time,
+    /// Samples a time series holds before the recorder halves its resolution (`measure/resolution.rs`).
+    pub max_samples: usize,
     pub nodes: Vec<String>,
     pub links: Vec<LinkSpec>,
     pub flows: Vec<FlowSpec>,

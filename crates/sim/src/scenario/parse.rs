@@ -8,6 +8,7 @@ use super::routes::Graph;
 use super::transport::transport;
 use super::tree::{Node, Value};
 use crate::cc;
+use crate::measure::resolution::DEFAULT_MAX_SAMPLES;
 use crate::time::{Time, NS_PER_SEC};
 use std::collections::HashMap;
 
@@ -20,6 +21,7 @@ const TOP_KEYS: &[&str] = &[
     "header_size",
     "ack_size",
     "sample_interval",
+    "max_samples",
     "links",
     "flows",
     "traffic",
@@ -186,6 +188,11 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         (None, Some(d)) => Some((d / 2000).max(1_000_000).min(d)),
         (None, None) => None,
     };
+
+    // The upper end only keeps the product with the number of series far from overflow; memory is
+    // checked by `limits::check`.
+    let max_samples = top.integer("max_samples", 2, 1_000_000_000, &mut ck).map(|m| m as usize);
+    let max_samples_line = line_of(&mut top, "max_samples");
 
     let default_transport = match top.node("transport") {
         Some(n) => transport(n, "transport", &TransportConfig::default(), &mut ck),
@@ -636,6 +643,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     events.sort_by_key(|e| e.at);
 
     let sample_interval_given = top.has("sample_interval").then_some(si_line);
+    let max_samples_given = top.has("max_samples").then_some(max_samples_line);
     top.finish(&mut ck, TOP_KEYS);
     let _ = link_lines;
     if !ck.errors.is_empty() {
@@ -651,13 +659,14 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         header_size: header_size.unwrap_or(40),
         ack_size: ack_size.unwrap_or(40),
         sample_interval: sample_interval.unwrap_or(1_000_000),
+        max_samples: max_samples.unwrap_or(DEFAULT_MAX_SAMPLES),
         nodes: nodes.names,
         links,
         flows,
         traffic,
         events,
     };
-    limits::check(&sc, sample_interval_given, &mut ck);
+    limits::check(&sc, sample_interval_given, max_samples_given, &mut ck);
     if !ck.errors.is_empty() {
         return Err(ck.errors);
     }

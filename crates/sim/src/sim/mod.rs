@@ -244,12 +244,11 @@ impl Simulation {
 
     fn on_link_arrival(&mut self, d: u32) {
         let now = self.now;
-        while let Some(e) = self.links[d as usize].pop_arrived(now) {
-            if e.lost {
+        while let Some((mut p, lost)) = self.links[d as usize].pop_arrived_packet(now) {
+            if lost {
                 self.drop_packet();
                 continue;
             }
-            let mut p = e.pkt;
             p.hop += 1;
             self.forward(&p);
         }
@@ -261,7 +260,6 @@ impl Simulation {
     }
 
     fn deliver(&mut self, p: &Packet) {
-        let p = *p;
         self.counts.delivered += 1;
         match p.kind {
             PacketKind::Data => self.on_data(p),
@@ -273,7 +271,7 @@ impl Simulation {
         }
     }
 
-    fn on_data(&mut self, p: Packet) {
+    fn on_data(&mut self, p: &Packet) {
         let now = self.now;
         let f = p.owner;
         let fl = &mut self.flows[f as usize];
@@ -322,7 +320,7 @@ impl Simulation {
         });
     }
 
-    fn on_ack(&mut self, p: Packet) {
+    fn on_ack(&mut self, p: &Packet) {
         let now = self.now;
         let input = AckInput {
             ack: p.seq,

@@ -34,6 +34,12 @@ impl ConvergenceTracker {
         self.candidate = None;
     }
 
+    /// An episode is open: `on_ack` has something to check (callers skip computing its inputs otherwise).
+    #[inline]
+    pub fn watching(&self) -> bool {
+        self.episode.is_some()
+    }
+
     /// After every ACK outside recovery: the current window and smoothed RTT.
     #[inline]
     pub fn on_ack(&mut self, now: Time, cwnd: f64, rtt: Time) {

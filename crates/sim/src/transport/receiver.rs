@@ -74,13 +74,18 @@ impl Receiver {
             }
         } else if seq > self.rcv_nxt {
             let idx = (seq - self.rcv_nxt - 1) as usize;
-            if self.ooo.len() <= idx {
-                self.ooo.resize(idx + 1, false);
+            // The usual case past a hole is the next packet in sequence: one push, no resize.
+            if idx == self.ooo.len() {
+                self.ooo.push_back(true);
+            } else {
+                if self.ooo.len() < idx {
+                    self.ooo.resize(idx, false);
+                    self.ooo.push_back(true);
+                } else if self.ooo[idx] {
+                    self.duplicate_pkts += 1;
+                }
+                self.ooo[idx] = true;
             }
-            if self.ooo[idx] {
-                self.duplicate_pkts += 1;
-            }
-            self.ooo[idx] = true;
         } else {
             self.duplicate_pkts += 1;
         }

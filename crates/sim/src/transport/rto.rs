@@ -2,7 +2,7 @@
 //! caller, which only passes samples of packets sent once), RTO = SRTT + 4·RTTVAR clamped to
 //! [min_rto, max_rto], doubled on each expiry (exponential backoff) until a new sample arrives.
 
-use crate::time::Time;
+use crate::time::{round_ns, Time};
 
 #[derive(Clone, Debug)]
 pub struct RtoEstimator {
@@ -39,7 +39,7 @@ impl RtoEstimator {
             }
         }
         let rto = self.srtt.unwrap_or(r) + 4.0 * self.rttvar;
-        self.base_rto = (rto.round() as Time).clamp(self.min_rto, self.max_rto);
+        self.base_rto = round_ns(rto).clamp(self.min_rto, self.max_rto);
         self.backoff = 0;
     }
 
@@ -54,7 +54,7 @@ impl RtoEstimator {
     }
 
     pub fn srtt(&self) -> Option<Time> {
-        self.srtt.map(|s| s.round() as Time)
+        self.srtt.map(round_ns)
     }
 }
 

@@ -172,7 +172,11 @@ impl Sender {
         // Packets actually in the network: during recovery the sequence-space flight also counts every
         // packet already delivered out of order, which NewReno's inflation tracks (one per duplicate
         // ACK). The ns-2 FAST module's old_pif is likewise its SACK "pipe".
-        let inflight_at_send = (flight as f64 - self.inflation).max(1.0) as u64;
+        let inflight_at_send = if self.inflation == 0.0 {
+            flight.max(1)
+        } else {
+            (flight as f64 - self.inflation).max(1.0) as u64
+        };
         let idx = (seq - self.snd_una) as usize;
         if idx == self.first_sent.len() {
             self.first_sent.push_back(now);
@@ -281,7 +285,7 @@ impl Sender {
                 return;
             }
             self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
-            if !self.in_recovery {
+            if !self.in_recovery && self.convergence.watching() {
                 let rtt = self.rto.srtt().unwrap_or(0);
                 self.convergence.on_ack(now, self.cc.window(), rtt);
             }
