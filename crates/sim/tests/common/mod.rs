@@ -4,10 +4,12 @@
 use delaycc_sim::scenario;
 use delaycc_sim::sim::Simulation;
 
-/// Validates and runs a TOML scenario, panicking with its errors if it is invalid.
+/// Validates and runs a TOML scenario, panicking with its errors if it is invalid. Every sample is kept
+/// (no `max_samples` bound): these tests read samples by time, as index = t / sample_interval.
 pub fn run(text: &str) -> Simulation {
-    let sc = scenario::from_toml_str(text, "test.toml")
+    let mut sc = scenario::from_toml_str(text, "test.toml")
         .unwrap_or_else(|e| panic!("invalid scenario:\n{}", e.join("\n")));
+    sc.max_samples = (sc.duration / sc.sample_interval + 1) as usize;
     let mut sim = Simulation::new(sc);
     sim.run(|_| true);
     sim
