@@ -154,6 +154,11 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
         "sample_interval_s": secs(sim.recorder.interval),
         "simulated_s": secs(end),
         "complete": outcome == Outcome::Completed,
+        // Stopped early (Ctrl-C or a budget, `sim/budget.rs`): the results cover [0, simulated_s].
+        "partial": outcome != Outcome::Completed,
+        "stop_reason": outcome.stop_reason(),
+        "stop_message": sim.stop_message(outcome),
+        "memory_estimate_bytes": sim.guard.peak_memory.max(sim.memory_estimate()),
         "wall_s": wall_s,
         "events": sim.events_processed,
         "delaycc_version": env!("CARGO_PKG_VERSION"),

@@ -18,6 +18,7 @@ pub fn run(sc: Scenario, limit: Duration) -> Result<Simulation, String> {
     match sim.run(|_| t0.elapsed() < limit) {
         Outcome::Completed => Ok(sim),
         Outcome::Interrupted => Err(format!("the run took more than {limit:?} of wall time")),
+        stop => Err(format!("the run stopped early: {:?}", sim.stop_message(stop))),
     }
 }
 
