@@ -41,8 +41,10 @@ lint: $(STAMP)
 	ruff format --check python tests benches
 	mypy python/delaycc
 
+# The property tests run their bounded default number of cases here (fuzz_parse 3000 per property,
+# fuzz_run 1000: about 8 s together), whatever PROPTEST_CASES the environment holds; `make fuzz` runs long.
 test-rust:
-	cargo test --workspace --release --locked --quiet
+	env -u PROPTEST_CASES cargo test --workspace --release --locked --quiet
 
 test-python: build
 	pytest -q tests

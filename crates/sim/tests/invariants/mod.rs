@@ -11,14 +11,20 @@ use std::time::{Duration, Instant};
 /// Relative slack for throughput against capacity (rounding of rates and times).
 const RATE_TOLERANCE: f64 = 1e-6;
 
-/// Runs a scenario to its end, or fails if it takes longer than `limit` of wall time.
+/// Runs a scenario to its end, or to exactly its `max_events` budget; fails if it takes longer than
+/// `limit` of wall time or stops for any other reason.
 pub fn run(sc: Scenario, limit: Duration) -> Result<Simulation, String> {
     let t0 = Instant::now();
     let mut sim = Simulation::new(sc);
     match sim.run(|_| t0.elapsed() < limit) {
         Outcome::Completed => Ok(sim),
+        Outcome::EventBudget if sim.scenario.limits.max_events == Some(sim.events_processed) => Ok(sim),
         Outcome::Interrupted => Err(format!("the run took more than {limit:?} of wall time")),
-        stop => Err(format!("the run stopped early: {:?}", sim.stop_message(stop))),
+        stop => Err(format!(
+            "the run stopped early: {:?} after {} events",
+            sim.stop_message(stop),
+            sim.events_processed
+        )),
     }
 }
 
