@@ -50,8 +50,10 @@ kernel: kernel-deps
 	@if command -v clang >/dev/null && command -v bpftool >/dev/null && [ -r /sys/kernel/btf/vmlinux ]; then \
 		$(MAKE) -s -C kernel; else echo "kernel: clang, bpftool or BTF missing; kernel build skipped"; fi
 
+# The property tests run their bounded default number of cases here (fuzz_parse 3000 per property,
+# fuzz_run 1000: about 8 s together), whatever PROPTEST_CASES the environment holds; `make fuzz` runs long.
 test-rust:
-	cargo test --workspace --release --locked --quiet
+	env -u PROPTEST_CASES cargo test --workspace --release --locked --quiet
 
 test-python: build
 	pytest -q tests

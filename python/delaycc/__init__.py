@@ -7,12 +7,14 @@
 
 from ._core import __version__
 from .api import algorithms, duration_s, run, validate
-from .errors import ScenarioError, SimulationError
+from .errors import BudgetExceeded, RunInterrupted, ScenarioError, SimulationError
 from .result import Result
 from .sweep import sweep
 
 __all__ = [
+    "BudgetExceeded",
     "Result",
+    "RunInterrupted",
     "ScenarioError",
     "SimulationError",
     "__version__",

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from .errors import ScenarioError, SimulationError
+from .errors import BudgetExceeded, RunInterrupted, ScenarioError, SimulationError
+from .limits import max_events_arg, max_memory_arg
 from .result import Result
 from .scenario_input import ScenarioLike, resolve
 
@@ -48,21 +49,30 @@ def run(
     *,
     seed: int | None = None,
     progress: Callable[[float], Any] | None = None,
+    max_events: int | None = None,
+    max_memory: int | str | None = None,
 ) -> Result:
     """Runs a scenario (a TOML path, TOML text, or a dict with the same structure) and returns its Result.
 
     ``seed`` overrides the scenario's seed. ``progress`` is called now and then with the simulated time in
-    seconds. Raises ScenarioError for invalid input and SimulationError if the engine fails.
+    seconds. ``max_events`` and ``max_memory`` (bytes, or a size such as "2GiB") replace the scenario's
+    ``[limits]`` budgets (docs/scenario-format.md, Budgets).
+
+    Raises ScenarioError for invalid input and SimulationError if the engine fails. A run stopped early
+    raises with its results so far in ``.result``: BudgetExceeded when it spent a budget, RunInterrupted (a
+    KeyboardInterrupt) on Ctrl-C.
     """
     _check_seed(seed)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable (it is called with the simulated time), not {progress!r}")
+    events = max_events_arg(max_events)
+    memory = max_memory_arg(max_memory)
     src = resolve(scenario)
     errors = _core.validate(src.text, src.name, src.format)
     if errors:
         raise ScenarioError(errors)
     try:
-        raw = _core.run(src.text, src.name, src.format, seed, progress)
+        raw = _core.run(src.text, src.name, src.format, seed, progress, max_events=events, max_memory=memory)
     except ValueError as e:
         raise ScenarioError(str(e).splitlines()) from None
     except RuntimeError as e:
@@ -70,7 +80,12 @@ def run(
     summary = json.loads(raw["summary"])
     times = np.frombuffer(raw["times"], dtype="<f8")
     values = np.frombuffer(raw["values"], dtype="<f8")
-    return Result(summary, times, [tuple(s) for s in raw["series"]], values)
+    result = Result(summary, times, [tuple(s) for s in raw["series"]], values)
+    if raw["outcome"] == "interrupted":
+        raise RunInterrupted(result)
+    if raw["outcome"] != "completed":
+        raise BudgetExceeded(result)
+    return result
 
 
 def algorithms() -> list[dict[str, Any]]:

@@ -1,7 +1,8 @@
 """The ``delaycc`` command: run, validate, list, demo, reproduce, sweep (and, from cli_kernel, kernel,
 emulate, compare).
 
-Exit status: 0 success, 2 invalid scenario or usage, 1 failure while running, 130 interrupted.
+Exit status: 0 success, 1 failure while running, 2 invalid scenario or usage, 3 a run stopped by its event
+or memory budget (partial results written), 130 interrupted (Ctrl-C; ``run`` writes the partial results).
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ import sys
 from pathlib import Path
 
 from . import api
-from .errors import ScenarioError, SimulationError
+from .errors import BudgetExceeded, RunInterrupted, ScenarioError, SimulationError
+from .limits import MAX_EVENTS_MAX
 from .progress import sim_progress
+from .result import Result
 from .table import summary_table
 
 EXIT_FAILURE = 1
 EXIT_INVALID = 2
+EXIT_BUDGET = 3
 EXIT_INTERRUPTED = 130
 
 
@@ -28,15 +32,27 @@ def _print_errors(errors: list[str]) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     total = api.duration_s(args.file)
+    status = 0
     with sim_progress(total, Path(args.file).stem, enabled=None if not args.quiet else False) as cb:
-        result = api.run(args.file, seed=args.seed, progress=cb)
+        try:
+            result: Result = api.run(
+                args.file, seed=args.seed, progress=cb, max_events=args.max_events, max_memory=args.max_memory
+            )
+        except BudgetExceeded as e:
+            result, status = e.result, EXIT_BUDGET
+        except RunInterrupted as e:
+            result, status = e.result, EXIT_INTERRUPTED
+    # A run stopped early still writes what it simulated, marked "partial": true in summary.json.
     if args.out:
         result.save(args.out, figures=not args.no_figures)
     if not args.quiet:
         print(summary_table(result.summary))
         if args.out:
             print(f"\nresults written to {args.out}/")
-    return 0
+    if status:
+        written = f"; partial results written to {args.out}/" if args.out else ""
+        print(f"delaycc: {args.file}: {result.summary['stop_message']}{written}", file=sys.stderr)
+    return status
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -127,6 +143,25 @@ def _seed(text: str) -> int:
     return seed
 
 
+def _max_events(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 1 <= n <= MAX_EVENTS_MAX:
+        raise argparse.ArgumentTypeError(f"{n} is not in [1, 2**63 - 1]")
+    return n
+
+
+def _max_memory(text: str) -> int:
+    from . import _core
+
+    try:
+        return _core.parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="delaycc", description="delay-based TCP congestion control laboratory")
     sub = p.add_subparsers(dest="command", required=True)
@@ -137,6 +172,19 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=_seed, help="override the scenario's seed (0 to 2**63 - 1)")
     r.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     r.add_argument("-q", "--quiet", action="store_true", help="no table, no progress bar")
+    r.add_argument(
+        "--max-events",
+        type=_max_events,
+        metavar="N",
+        help="stop after N events (replaces [limits] max_events; default: no limit); exit status 3",
+    )
+    r.add_argument(
+        "--max-memory",
+        type=_max_memory,
+        metavar="SIZE",
+        help="stop when the simulation's data would exceed SIZE, e.g. 2GiB (replaces [limits] max_memory; "
+        "default: half of this machine's memory); exit status 3",
+    )
     r.set_defaults(func=cmd_run)
 
     v = sub.add_parser("validate", help="check scenario files; exit 2 with one line per problem")

@@ -30,6 +30,11 @@ class Result:
         self._series = series
         self._values = values
 
+    @property
+    def partial(self) -> bool:
+        """True when the run stopped early (Ctrl-C or a budget): the results cover ``simulated_s`` only."""
+        return bool(self.summary.get("partial", False))
+
     @cached_property
     def flows(self) -> pd.DataFrame:
         nested = {"params", "stream_stats", "convergence_episodes"}

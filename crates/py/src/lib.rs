@@ -34,11 +34,31 @@ fn duration_s(text: &str, file: &str, format: &str) -> Option<f64> {
     parse(text, file, format).ok().map(|s| delaycc_sim::time::secs(s.duration))
 }
 
+/// Writes `n` little-endian f64 values straight into a new `bytes` (no intermediate copy: the time series
+/// can be most of a run's memory).
+fn f64_bytes<'py>(
+    py: Python<'py>,
+    n: usize,
+    values: impl Iterator<Item = f64>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, n * 8, |buf| {
+        for (chunk, v) in buf.chunks_exact_mut(8).zip(values) {
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(())
+    })
+}
+
 /// Runs a scenario. Returns a dict: summary (JSON text), times (f64 bytes), series (list of
-/// (kind, id, metric)), values (f64 bytes, series after series). Raises ValueError with the validation
-/// lines joined by newlines if the scenario is invalid.
+/// (kind, id, metric)), values (f64 bytes, series after series), outcome ("completed", "interrupted",
+/// "max_events" or "max_memory"; the results of a run stopped early cover what was simulated).
+/// `max_events` and `max_memory` (bytes) replace the scenario's `[limits]`. Raises ValueError with the
+/// validation lines joined by newlines if the scenario is invalid. A KeyboardInterrupt (Ctrl-C, or raised
+/// by `progress`) stops the run with outcome "interrupted"; any other exception from `progress` or a signal
+/// handler is raised.
 #[pyfunction]
-#[pyo3(signature = (text, file, format, seed=None, progress=None, progress_every_s=0.02))]
+#[pyo3(signature = (text, file, format, seed=None, progress=None, progress_every_s=0.02, max_events=None, max_memory=None))]
+#[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
     text: &str,
@@ -47,11 +67,19 @@ fn run<'py>(
     seed: Option<u64>,
     progress: Option<Py<PyAny>>,
     progress_every_s: f64,
+    max_events: Option<u64>,
+    max_memory: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut sc =
         parse(text, file, format).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.join("\n")))?;
     if let Some(s) = seed {
         sc.seed = s;
+    }
+    if max_events.is_some() {
+        sc.limits.max_events = max_events;
+    }
+    if max_memory.is_some() {
+        sc.limits.max_memory = max_memory;
     }
     let py_error: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
     let err_slot = py_error.clone();
@@ -86,8 +114,11 @@ fn run<'py>(
         };
         catch_unwind(AssertUnwindSafe(|| delaycc_sim::run_scenario(sc, progress_hook)))
     });
+    // Ctrl-C ends the run with its results so far; other exceptions propagate without them.
     if let Some(e) = py_error.lock().ok().and_then(|mut s| s.take()) {
-        return Err(e);
+        if !e.is_instance_of::<PyKeyboardInterrupt>(py) {
+            return Err(e);
+        }
     }
     let r = result.map_err(|p| {
         let msg = p
@@ -97,24 +128,36 @@ fn run<'py>(
             .unwrap_or_else(|| "unknown".into());
         PyRuntimeError::new_err(format!("{file}: internal simulator error: {msg}"))
     })?;
-    if r.outcome == delaycc_sim::Outcome::Interrupted {
-        return Err(PyKeyboardInterrupt::new_err("run interrupted"));
-    }
     let out = PyDict::new(py);
+    out.set_item("outcome", r.outcome.stop_reason().unwrap_or("completed"))?;
     out.set_item("summary", serde_json::to_string(&r.summary).unwrap_or_default())?;
-    let times: Vec<u8> = r.times.iter().flat_map(|t| t.to_le_bytes()).collect();
-    out.set_item("times", PyBytes::new(py, &times))?;
+    out.set_item("times", f64_bytes(py, r.times.len(), r.times.iter().copied())?)?;
     let names: Vec<(String, String, String)> =
         r.series.iter().map(|s| (s.kind.to_string(), s.id.clone(), s.metric.to_string())).collect();
     out.set_item("series", names)?;
-    let mut values = Vec::with_capacity(r.series.iter().map(|s| s.values.len() * 8).sum());
-    for s in &r.series {
-        for v in &s.values {
-            values.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    out.set_item("values", PyBytes::new(py, &values))?;
+    let n: usize = r.series.iter().map(|s| s.values.len()).sum();
+    let values = f64_bytes(py, n, r.series.iter().flat_map(|s| s.values.iter().copied()))?;
+    drop(r);
+    out.set_item("values", values)?;
     Ok(out)
+}
+
+/// Bytes in a size such as "2GiB" or "512MB" (the scenario format's sizes); ValueError naming the problem.
+#[pyfunction]
+fn parse_size(text: &str) -> PyResult<u64> {
+    let v = delaycc_sim::units::size_from_str(text).map_err(pyo3::exceptions::PyValueError::new_err)?;
+    if v.fract() != 0.0 || !(1.0..=(1u64 << 60) as f64).contains(&v) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "'{text}' is not a whole number of bytes from 1 B to 1 EiB"
+        )));
+    }
+    Ok(v as u64)
+}
+
+/// The memory budget of a run without `max_memory`, in bytes: half the machine's (or its cgroup's) memory.
+#[pyfunction]
+fn default_max_memory() -> u64 {
+    delaycc_sim::sim::default_max_memory()
 }
 
 /// The algorithm registry as JSON: name, description, parameters (name, kind, default, description, source).
@@ -129,6 +172,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(duration_s, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_size, m)?)?;
+    m.add_function(wrap_pyfunction!(default_max_memory, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

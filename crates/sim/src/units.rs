@@ -81,9 +81,40 @@ pub fn size_from_str(s: &str) -> Result<f64, String> {
     check_finite_non_negative(v * scale)
 }
 
+/// A byte count for messages: "512 B", "1.5 KiB", "2.00 GiB" (binary prefixes, three significant digits).
+pub fn format_size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut v = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    let digits = if v >= 100.0 {
+        0
+    } else if v >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{v:.digits$} {}", UNITS[unit])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_for_messages() {
+        assert_eq!(format_size(512), "512 B");
+        assert_eq!(format_size(1536), "1.50 KiB");
+        assert_eq!(format_size(2 << 30), "2.00 GiB");
+        assert_eq!(format_size(300 << 20), "300 MiB");
+        assert_eq!(format_size(u64::MAX), "16.0 EiB");
+    }
 
     #[test]
     fn durations() {

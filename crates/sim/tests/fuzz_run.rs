@@ -1,10 +1,12 @@
 //! Property test: random valid scenarios (chain and dumbbell topologies, 1-10 flows of any algorithm with
 //! random parameters, 1 kbps-10 Gbps links with 0-1 s delays, 1-10000 packet buffers, 0-10 % loss, CBR
-//! and on/off sources) are accepted, run to the end without panicking, and keep the invariants of
-//! `invariants::check`: packet conservation, queues within buffers, finite positive windows, throughput
-//! within capacity, increasing sample times.
+//! and on/off sources, one in five with an event budget `[limits] max_events`) are accepted, run to the end
+//! (or to exactly their budget) without panicking, and keep the invariants of `invariants::check`: packet
+//! conservation, queues within buffers, finite positive windows, throughput within capacity, increasing
+//! sample times.
 //!
-//! `make test` runs `DEFAULT_CASES` cases; `make fuzz` sets PROPTEST_CASES to run many more.
+//! `make test` runs `DEFAULT_CASES` cases (about 2 s here); `make fuzz` sets PROPTEST_CASES to run many
+//! more.
 
 mod gen;
 mod invariants;

@@ -85,6 +85,15 @@ impl EventQueue {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Time of the next event, without taking it (for the budget checks, `sim/budget.rs`).
+    pub fn peek_time(&self) -> Option<Time> {
+        let k = match (self.links.peek_key(), self.others.peek_key()) {
+            (Some(l), Some(o)) => l.min(o),
+            (k, None) | (None, k) => k?,
+        };
+        Some((k >> 64) as Time)
+    }
 }
 
 #[cfg(test)]

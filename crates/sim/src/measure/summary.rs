@@ -30,16 +30,19 @@ fn finite_or_null(x: f64) -> Value {
 }
 
 /// Per-stream delivery of a multistream flow (empty for a single stream, where the flow's own fields say it).
+/// Goodput counts the messages delivered within the active time, like the flow's.
 fn stream_stats(fl: &crate::sim::Flow, active_s: f64) -> Value {
     if fl.app.n_streams() < 2 {
         return json!([]);
     }
+    let in_window = fl.window_delivered();
     let rows: Vec<Value> = fl
         .app
         .stats()
+        .zip(in_window)
         .enumerate()
-        .map(|(i, st)| {
-            let bits = st.delivered_pkts as f64 * fl.payload as f64 * 8.0;
+        .map(|(i, (st, window_pkts))| {
+            let bits = window_pkts as f64 * fl.payload as f64 * 8.0;
             json!({
                 "stream": i,
                 "delivered_pkts": st.delivered_pkts,
@@ -64,8 +67,11 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
         let active = active_end.saturating_sub(fl.start);
         let active_s = secs(active);
         let per_s = |bits: f64| if active_s > 0.0 { bits / active_s } else { 0.0 };
-        let throughput = per_s(fl.receiver.data_bits as f64);
-        let goodput = per_s(fl.goodput_bytes(spec.bytes) as f64 * 8.0);
+        // Only what arrived within the active time counts (flow.rs, ActiveWindow): rates over a window
+        // can then never exceed the path's capacity.
+        let throughput = per_s(fl.window_bits() as f64);
+        let window_bytes = fl.window_delivered().iter().sum::<u64>() * fl.payload as u64;
+        let goodput = per_s(spec.bytes.map_or(window_bytes, |l| window_bytes.min(l)) as f64 * 8.0);
         let tr = s.cc.trace();
         let cwnd_time = s.stats.cwnd_since.min(end).saturating_sub(fl.start);
         let mean_cwnd =
@@ -135,7 +141,7 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
             "kind": match spec.kind { crate::scenario::TrafficKind::Cbr { .. } => "cbr", _ => "onoff" },
             "sent_pkts": src.sent,
             "delivered_pkts": src.delivered,
-            "throughput_bps": if active_s > 0.0 { src.delivered_bits as f64 / active_s } else { 0.0 },
+            "throughput_bps": if active_s > 0.0 { src.window_bits as f64 / active_s } else { 0.0 },
         }));
     }
     let c = sim.counts;
@@ -148,6 +154,11 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
         "sample_interval_s": secs(sim.recorder.interval),
         "simulated_s": secs(end),
         "complete": outcome == Outcome::Completed,
+        // Stopped early (Ctrl-C or a budget, `sim/budget.rs`): the results cover [0, simulated_s].
+        "partial": outcome != Outcome::Completed,
+        "stop_reason": outcome.stop_reason(),
+        "stop_message": sim.stop_message(outcome),
+        "memory_estimate_bytes": sim.guard.peak_memory.max(sim.memory_estimate()),
         "wall_s": wall_s,
         "events": sim.events_processed,
         "delaycc_version": env!("CARGO_PKG_VERSION"),

@@ -1,20 +1,76 @@
-//! Limits that keep a valid scenario within the memory of an ordinary machine. The time series are
-//! allocated up front (one value per sample per series, at most `max_samples` samples), so a large
-//! `max_samples` with a fine `sample_interval`, or a great many flows, could ask for more memory than
-//! exists; such a scenario is refused with what it would need, instead of being killed by the operating
-//! system halfway.
+//! `[limits]` and the one budget that can be checked before a run: the memory of its time series. The
+//! recorder allocates the series up front (one value per sample per series, at most `max_samples`
+//! samples each), so a scenario whose series alone exceed its memory budget (a large `max_samples` with a
+//! fine `sample_interval`, or a great many flows) is refused here with what it would need, instead of
+//! being killed by the operating system halfway. Everything that grows while the run goes (packets in
+//! queues, windows) is checked by the run itself (`sim/budget.rs`).
 
-use super::check::Checker;
-use super::model::Scenario;
+use super::check::{Checker, Table};
+use super::model::{Limits, Scenario};
+use super::tree::Node;
 use crate::cc::FlowContext;
 use crate::measure::recorder::{FLOW_METRICS, LINK_METRICS, TRAFFIC_METRICS};
+use crate::units::format_size;
 
-/// Most time-series values a run may record: 250 million (2 GB of f64).
-pub const MAX_RECORDED_VALUES: u64 = 250_000_000;
+const LIMITS_KEYS: &[&str] = &["max_events", "max_memory"];
 
-/// Values the recorder will hold at most: samples times series (every link direction counted).
-pub fn recorded_values(sc: &Scenario) -> u64 {
-    let samples = (sc.duration / sc.sample_interval.max(1) + 1).min(sc.max_samples as u64);
+/// Memory the time series may take when the file sets no `max_memory`: 2 GiB. The run's own default
+/// budget depends on the machine (`sim/budget.rs`); validity must not, so this one is fixed.
+pub const DEFAULT_SERIES_MEMORY: u64 = 2 << 30;
+
+/// Largest `max_memory` accepted: 1 EiB (beyond any machine; keeps byte counts far from overflow).
+const MAX_MEMORY: f64 = (1u64 << 60) as f64;
+
+/// The recorder's series are stored in tiles of this many (`measure/recorder.rs`).
+const TILE: u64 = 8;
+
+/// `[limits]` as read, with the line of `max_memory` for messages about it.
+pub struct LimitsTable {
+    pub limits: Limits,
+    pub max_memory_line: Option<Option<u32>>,
+}
+
+/// Reads `[limits]`: `max_events` (a positive integer) and `max_memory` (a size, e.g. "2GiB").
+pub fn read(node: Option<&Node>, ck: &mut Checker) -> LimitsTable {
+    let mut out = LimitsTable { limits: Limits::default(), max_memory_line: None };
+    let Some(node) = node else {
+        return out;
+    };
+    let Some(mut t) = Table::new(node, "limits", ck) else {
+        return out;
+    };
+    out.limits.max_events = t.integer("max_events", 1, i64::MAX, ck).map(|n| n as u64);
+    if t.has("max_memory") {
+        let line = t.node("max_memory").and_then(|n| n.line);
+        out.max_memory_line = Some(line);
+        if let Some(v) = t.size("max_memory", ck) {
+            if v.fract() != 0.0 {
+                ck.error(line, "limits.max_memory", format!("{v} is not a whole number of bytes"));
+            } else if !(1.0..=MAX_MEMORY).contains(&v) {
+                ck.error(line, "limits.max_memory", format!("{v} bytes is out of range [1, 2^60]"));
+            } else {
+                out.limits.max_memory = Some(v as u64);
+            }
+        }
+    }
+    t.finish(ck, LIMITS_KEYS);
+    out
+}
+
+/// Samples each series will hold at most.
+fn samples(sc: &Scenario) -> u64 {
+    (sc.duration / sc.sample_interval.max(1) + 1).min(sc.max_samples as u64)
+}
+
+/// Bytes the recorder allocates for `series` series (sample times included; while the tiles are moved
+/// into the series at the end of the run one more tile's worth is held, which the extra row covers).
+pub fn series_bytes(series: u64, sc: &Scenario) -> u64 {
+    (series.div_ceil(TILE) * TILE + 1).saturating_mul(samples(sc)).saturating_mul(8)
+}
+
+/// Series the recorder may create: every flow's metrics and its algorithm's own, three per link direction
+/// (an upper bound: only directions some route uses are recorded), one per source.
+fn series_count(sc: &Scenario) -> u64 {
     let flow_series: u64 = sc
         .flows
         .iter()
@@ -28,32 +84,44 @@ pub fn recorded_values(sc: &Scenario) -> u64 {
             (FLOW_METRICS.len() + (f.algorithm.build)(&f.params, &ctx).extra_metrics().len()) as u64
         })
         .sum();
-    let series = flow_series
+    flow_series
         + (sc.links.len() * 2 * LINK_METRICS.len()) as u64
-        + (sc.traffic.len() * TRAFFIC_METRICS.len()) as u64;
-    samples.saturating_mul(series)
+        + (sc.traffic.len() * TRAFFIC_METRICS.len()) as u64
 }
 
-/// Reports a scenario whose time series would not fit, at `max_samples` or `sample_interval` if the file
-/// sets them.
+/// Reports a scenario whose time series would not fit in its memory budget: at `limits.max_memory` if the
+/// file sets it, else at `max_samples` or `sample_interval` if the file sets them, else at `flows`.
 pub fn check(
     sc: &Scenario,
     sample_interval_line: Option<Option<u32>>,
     max_samples_line: Option<Option<u32>>,
+    max_memory_line: Option<Option<u32>>,
     ck: &mut Checker,
 ) {
-    let values = recorded_values(sc);
-    if values <= MAX_RECORDED_VALUES {
+    let series = series_count(sc);
+    let bytes = series_bytes(series, sc);
+    let cap = sc.limits.max_memory.unwrap_or(DEFAULT_SERIES_MEMORY);
+    if bytes <= cap {
         return;
     }
-    let gb = values as f64 * 8.0 / 1e9;
-    let reason = format!(
-        "the run would record {values} time-series values ({gb:.1} GB), more than {MAX_RECORDED_VALUES}; \
-         use a smaller max_samples or a longer sample_interval"
+    let need = format!(
+        "the time series would take {} ({series} series x {} samples)",
+        format_size(bytes),
+        samples(sc)
     );
+    if let (Some(line), Some(m)) = (max_memory_line, sc.limits.max_memory) {
+        ck.error(line, "limits.max_memory", format!("{} is less than {need}", format_size(m)));
+        return;
+    }
+    let reason =
+        format!("{need}, more than the {} they may take without limits.max_memory", format_size(cap));
     match (max_samples_line, sample_interval_line) {
-        (Some(line), _) => ck.error(line, "max_samples", reason),
-        (None, Some(line)) => ck.error(line, "sample_interval", reason),
-        (None, None) => ck.error(None, "flows", format!("{reason} or fewer flows")),
+        (Some(line), _) => ck.error(line, "max_samples", format!("{reason}; use a smaller max_samples")),
+        (None, Some(line)) => {
+            ck.error(line, "sample_interval", format!("{reason}; use a longer sample_interval"))
+        }
+        (None, None) => {
+            ck.error(None, "flows", format!("{reason}; use fewer flows or set limits.max_memory"))
+        }
     }
 }

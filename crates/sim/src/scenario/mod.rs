@@ -1,7 +1,7 @@
 //! Scenario files (`spec/scenario-format.md`): parsing, validation and the typed model the engine runs.
 
 mod check;
-mod limits;
+pub mod limits;
 mod locate;
 pub mod model;
 mod params;

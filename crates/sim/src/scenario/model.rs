@@ -26,6 +26,17 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     pub traffic: Vec<TrafficSpec>,
     pub events: Vec<EventSpec>,
+    /// `[limits]`: the run's budgets (`sim/budget.rs` resolves the defaults).
+    pub limits: Limits,
+}
+
+/// Budgets of a run, from `[limits]` or overridden by the caller; `None` means the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Most events the run may process.
+    pub max_events: Option<u64>,
+    /// Most bytes the simulation's own data may take (its estimate, `sim/budget.rs`).
+    pub max_memory: Option<u64>,
 }
 
 #[derive(Clone, Debug)]

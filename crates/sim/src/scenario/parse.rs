@@ -27,6 +27,7 @@ const TOP_KEYS: &[&str] = &[
     "traffic",
     "events",
     "transport",
+    "limits",
 ];
 const LINK_KEYS: &[&str] = &[
     "id",
@@ -642,6 +643,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     // Events at the same instant keep their file order.
     events.sort_by_key(|e| e.at);
 
+    let limits_table = limits::read(top.node("limits"), &mut ck);
     let sample_interval_given = top.has("sample_interval").then_some(si_line);
     let max_samples_given = top.has("max_samples").then_some(max_samples_line);
     top.finish(&mut ck, TOP_KEYS);
@@ -665,8 +667,9 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         flows,
         traffic,
         events,
+        limits: limits_table.limits,
     };
-    limits::check(&sc, sample_interval_given, max_samples_given, &mut ck);
+    limits::check(&sc, sample_interval_given, max_samples_given, limits_table.max_memory_line, &mut ck);
     if !ck.errors.is_empty() {
         return Err(ck.errors);
     }

@@ -24,6 +24,19 @@ pub struct Flow {
     pub received_all_at: Option<Time>,
     /// Receiver clock minus sender clock, nanoseconds (for ALT's timestamps).
     pub rcv_clock_offset: i64,
+    /// What the receiver had got when the flow's active time ended, once it has (see `ActiveWindow`).
+    pub window: Option<ActiveWindow>,
+}
+
+/// The receiver's counters at the end of the flow's active time: at `stop`, or at the arrival that
+/// completed a finite transfer. Throughput and goodput divide these, not the run's totals, by the active
+/// time: packets sent before `stop` (or RTO copies of an already complete transfer) keep arriving after
+/// it, and counting them over the active time alone reported more than the path can carry.
+#[derive(Clone, Debug)]
+pub struct ActiveWindow {
+    pub data_bits: u64,
+    /// Messages delivered to the application, per stream.
+    pub delivered_pkts: Vec<u64>,
 }
 
 impl Flow {
@@ -51,6 +64,30 @@ impl Flow {
             tick_pending: false,
             received_all_at: None,
             rcv_clock_offset: spec.transport.receiver_clock_offset,
+            window: None,
+        }
+    }
+
+    /// Ends the active time now: at `stop` (unless the transfer already completed) or at completion
+    /// (which overrides an earlier `stop`, as the active time itself does). Called once or twice per flow.
+    pub fn close_window(&mut self, at_stop: bool) {
+        if at_stop && self.received_all_at.is_some() {
+            return;
+        }
+        let delivered_pkts = self.app.stats().map(|s| s.delivered_pkts).collect();
+        self.window = Some(ActiveWindow { data_bits: self.receiver.data_bits, delivered_pkts });
+    }
+
+    /// Data bits received within the active time (so far, if it has not ended).
+    pub fn window_bits(&self) -> u64 {
+        self.window.as_ref().map_or(self.receiver.data_bits, |w| w.data_bits)
+    }
+
+    /// Messages delivered to the application within the active time, per stream.
+    pub fn window_delivered(&self) -> Vec<u64> {
+        match &self.window {
+            Some(w) => w.delivered_pkts.clone(),
+            None => self.app.stats().map(|s| s.delivered_pkts).collect(),
         }
     }
 

@@ -1,9 +1,12 @@
 //! The simulation: builds the network from a validated scenario and runs the event loop.
 
+mod budget;
 mod flow;
 mod source;
 
-pub use flow::Flow;
+pub use budget::{default_max_memory, Guard, Outcome, CHECK_EVERY};
+
+pub use flow::{ActiveWindow, Flow};
 pub use source::Source;
 
 use crate::cc::FlowContext;
@@ -16,14 +19,6 @@ use crate::scenario::{EventKind, NodeId, Scenario};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
 use crate::transport::{AckDecision, AckInput, Sender};
-
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Completed,
-    /// Stopped early by the caller (Ctrl-C); results cover [0, now].
-    Interrupted,
-}
 
 /// Packet accounting over the whole network, for the conservation invariant.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,6 +44,8 @@ pub struct Simulation {
     pub events_processed: u64,
     pub counts: PacketCounts,
     next_sample: u64,
+    /// The run's budgets (`budget.rs`).
+    pub guard: Guard,
 }
 
 /// Link-direction index of link `l`, direction `d` (0 = a->b).
@@ -107,7 +104,12 @@ impl Simulation {
         let mut sources = Vec::new();
         for t in &scenario.traffic {
             let r = routes.add(&route_dirs(&graph, &t.path));
-            sources.push(Source::new(t, r, Rng::stream(scenario.seed, &format!("traffic:{}", t.id))));
+            sources.push(Source::new(
+                t,
+                r,
+                Rng::stream(scenario.seed, &format!("traffic:{}", t.id)),
+                scenario.duration,
+            ));
         }
         let mut event_routes = Vec::new();
         for e in &scenario.events {
@@ -120,6 +122,7 @@ impl Simulation {
             });
         }
         let recorder = Recorder::new(&scenario, &routes, &flows);
+        let guard = Guard::new(&scenario, flows.len(), links.len());
         let mut sim = Simulation {
             end: scenario.duration,
             scenario,
@@ -134,6 +137,7 @@ impl Simulation {
             events_processed: 0,
             counts: PacketCounts::default(),
             next_sample: 1,
+            guard,
         };
         for (i, f) in sim.scenario.flows.iter().enumerate() {
             sim.queue.schedule(f.start, Event::FlowStart(i as u32));
@@ -151,8 +155,9 @@ impl Simulation {
         sim
     }
 
-    /// Runs to the end of the scenario. `progress` is called every few thousand events with the current
-    /// simulated time; returning false stops the run early (results then cover [0, now]).
+    /// Runs to the end of the scenario, or until a budget is spent (`budget.rs`). `progress` is called every
+    /// `CHECK_EVERY` events with the current simulated time; returning false stops the run early (results
+    /// then cover [0, now]).
     pub fn run(&mut self, mut progress: impl FnMut(Time) -> bool) -> Outcome {
         let mut outcome = Outcome::Completed;
         while let Some((t, ev)) = self.queue.pop() {
@@ -163,9 +168,11 @@ impl Simulation {
             self.now = t;
             self.events_processed += 1;
             self.dispatch(ev);
-            if self.events_processed & 0x3fff == 0 && !progress(self.now) {
-                outcome = Outcome::Interrupted;
-                break;
+            if self.events_processed >= self.guard.next_check {
+                if let Some(stop) = self.checkpoint(&mut progress) {
+                    outcome = stop;
+                    break;
+                }
             }
         }
         self.recorder.flush();
@@ -201,6 +208,7 @@ impl Simulation {
             Event::FlowStop(f) => {
                 let now = self.now;
                 self.flows[f as usize].sender.stop(now);
+                self.flows[f as usize].close_window(true);
             }
             Event::Source(s) => self.on_source(s),
             Event::Sample => self.on_sample(),
@@ -266,8 +274,7 @@ impl Simulation {
             PacketKind::Ack => self.on_ack(p),
             PacketKind::Datagram => {
                 let s = &mut self.sources[p.owner as usize];
-                s.delivered += 1;
-                s.delivered_bits += p.size as u64 * 8;
+                s.on_delivered(self.now, p.size);
             }
         }
     }
@@ -286,6 +293,7 @@ impl Simulation {
         fl.app.on_arrival(p.seq, p.first_sent, now);
         if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {
             fl.received_all_at = Some(now);
+            fl.close_window(false);
         }
         match decision {
             AckDecision::Now => self.send_ack(f),

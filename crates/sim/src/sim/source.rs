@@ -22,10 +22,15 @@ pub struct Source {
     pub sent: u64,
     pub delivered: u64,
     pub delivered_bits: u64,
+    /// Bits delivered before `stop` (to the end of the run if it stops there): the source's throughput
+    /// counts these over its active time, not the packets still queued at `stop` that drain after it.
+    pub window_bits: u64,
+    window_end: Time,
 }
 
 impl Source {
-    pub fn new(spec: &TrafficSpec, route: u32, rng: Rng) -> Source {
+    /// `end` is the end of the run.
+    pub fn new(spec: &TrafficSpec, route: u32, rng: Rng, end: Time) -> Source {
         let (rate, onoff) = match spec.kind {
             TrafficKind::Cbr { rate_bps } => (rate_bps, None),
             TrafficKind::OnOff { rate_bps, mean_on, mean_off } => {
@@ -46,6 +51,19 @@ impl Source {
             sent: 0,
             delivered: 0,
             delivered_bits: 0,
+            window_bits: 0,
+            window_end: if spec.stop >= end { Time::MAX } else { spec.stop },
+        }
+    }
+
+    /// One of the source's packets (`size` bytes) reached its destination at `now`.
+    #[inline]
+    pub fn on_delivered(&mut self, now: Time, size: u32) {
+        let bits = size as u64 * 8;
+        self.delivered += 1;
+        self.delivered_bits += bits;
+        if now < self.window_end {
+            self.window_bits += bits;
         }
     }
 

@@ -87,6 +87,9 @@ pub struct ScenarioGen {
     pub packet_size: u32,
     pub duration_s: f64,
     pub seed: u32,
+    /// `[limits] max_events`: a budget that may stop the run early (the run must then keep the invariants
+    /// too, with exactly that many events).
+    pub max_events: Option<u64>,
 }
 
 /// Failing cases print as the scenario file they are.
@@ -295,12 +298,35 @@ pub fn scenario() -> impl Strategy<Value = ScenarioGen> {
                 vec(reroute(), 0..=3),
                 64u32..=1500,
                 (-3.0..=1.0f64).prop_map(|e| 10f64.powf(e)),
-                any::<u32>(),
+                (any::<u32>(), prop::option::weighted(0.2, 1u64..=50_000)),
             )
         })
-        .prop_map(|(topology, links, flows, traffic, events, reroutes, packet_size, duration_s, seed)| {
-            ScenarioGen { topology, links, flows, traffic, events, reroutes, packet_size, duration_s, seed }
-        })
+        .prop_map(
+            |(
+                topology,
+                links,
+                flows,
+                traffic,
+                events,
+                reroutes,
+                packet_size,
+                duration_s,
+                (seed, max_events),
+            )| {
+                ScenarioGen {
+                    topology,
+                    links,
+                    flows,
+                    traffic,
+                    events,
+                    reroutes,
+                    packet_size,
+                    duration_s,
+                    seed,
+                    max_events,
+                }
+            },
+        )
 }
 
 impl ScenarioGen {
@@ -446,6 +472,9 @@ impl ScenarioGen {
             if r.acks {
                 s += &format!("reverse_path = [{}]\n", list(nodes.iter().rev().collect()));
             }
+        }
+        if let Some(n) = self.max_events {
+            s += &format!("[limits]\nmax_events = {n}\n");
         }
         s
     }

@@ -1,0 +1,159 @@
+"""Ctrl-C: ``delaycc run`` stops cleanly (results so far written and marked partial, no temporary files, no
+traceback, exit status 130), and ``delaycc.run`` raises RunInterrupted, a KeyboardInterrupt carrying the
+results so far."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import delaycc
+
+from conftest import ROOT
+
+# About a day of simulated time at 1 Gbps: hours of wall time, so it is always interrupted.
+ENDLESS: dict[str, Any] = {
+    "name": "endless",
+    "duration": 100_000,
+    "links": [{"a": "s", "b": "d", "bandwidth": "1Gbps", "delay": "10ms"}],
+    "flows": [{"algorithm": "newreno", "src": "s", "dst": "d"}],
+}
+ENDLESS_TOML = """name = "endless"
+duration = 100000
+[[links]]
+a = "s"
+b = "d"
+bandwidth = "1Gbps"
+delay = "10ms"
+[[flows]]
+algorithm = "newreno"
+src = "s"
+dst = "d"
+"""
+
+
+def interrupt_when_running(send: Any) -> tuple[Any, threading.Thread]:
+    """A progress callback, and a thread that calls ``send()`` once the engine has called it: the SIGINT
+    then arrives while the run is inside the engine (or inside this callback), never before it starts."""
+    started = threading.Event()
+
+    def progress(_t: float) -> None:
+        started.set()
+
+    def killer() -> None:
+        if started.wait(timeout=60):
+            time.sleep(0.2)
+            send()
+
+    return progress, threading.Thread(target=killer, daemon=True)
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="needs the main thread")
+def test_sigint_stops_run_with_a_keyboard_interrupt_carrying_the_results() -> None:
+    main = threading.main_thread().ident or 0
+    progress, killer = interrupt_when_running(lambda: signal.pthread_kill(main, signal.SIGINT))
+    killer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt) as e:
+        delaycc.run(ENDLESS, progress=progress)
+    killer.join()
+    assert time.monotonic() - t0 < 30
+    assert isinstance(e.value, delaycc.RunInterrupted)
+    r = e.value.result
+    s = r.summary
+    assert r.partial and s["stop_reason"] == "interrupted" and s["complete"] is False
+    assert s["stop_message"].startswith("interrupted at ")
+    assert s["stop_message"].endswith(" of 100000 s simulated")
+    assert 0 < s["simulated_s"] < 100_000
+    assert r.flows.loc[0, "received_pkts"] > 0
+    assert r.timeseries["time_s"].max() <= s["simulated_s"]
+
+
+def test_an_interrupt_from_the_progress_callback_is_the_same() -> None:
+    def progress(_t: float) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(delaycc.RunInterrupted) as e:
+        delaycc.run(ENDLESS, progress=progress)
+    assert e.value.result.summary["stop_reason"] == "interrupted"
+
+
+def test_other_exceptions_from_the_progress_callback_propagate_unchanged() -> None:
+    class Stop(Exception):
+        pass
+
+    def progress(_t: float) -> None:
+        raise Stop("enough")
+
+    with pytest.raises(Stop, match="enough"):
+        delaycc.run(ENDLESS, progress=progress)
+
+
+def read_until(fd: int, needle: bytes, timeout_s: float) -> bytes:
+    """Reads the pseudo-terminal until ``needle`` appears (or the timeout passes, or it closes)."""
+    seen = b""
+    deadline = time.monotonic() + timeout_s
+    while needle not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+def test_ctrl_c_on_the_command_line_writes_partial_results_and_exits_130(tmp_path: Path) -> None:
+    """The real command in its own process, its stderr on a terminal so it shows the progress bar: once the
+    bar is there the engine is running, and SIGINT goes to the process as Ctrl-C would."""
+    scenario = tmp_path / "endless.toml"
+    scenario.write_text(ENDLESS_TOML)
+    out = tmp_path / "out"
+    master, slave = pty.openpty()
+    # A terminal of 24 x 100 characters (a fresh pseudo-terminal has 0 x 0, where tqdm draws nothing).
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "delaycc", "run", str(scenario), "--out", str(out), "--no-figures"],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        env=env,
+    )
+    os.close(slave)
+    try:
+        shown = read_until(master, b"sim-s", timeout_s=120)
+        assert b"sim-s" in shown, shown
+        proc.send_signal(signal.SIGINT)
+        rest = read_until(master, b"partial results written", timeout_s=120)
+        stdout, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    stderr = (shown + rest).decode(errors="replace")
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert f"delaycc: {scenario}: interrupted at " in stderr
+    assert f"partial results written to {out}/" in stderr
+    assert b"results written to" in stdout
+    summary = (out / "summary.json").read_text()
+    assert '"partial": true' in summary and '"stop_reason": "interrupted"' in summary
+    assert not [f.name for f in out.iterdir() if f.name.startswith(".")], "no temporary files left"
