@@ -250,61 +250,14 @@ fn apply(text: &str, e: &Edit) -> String {
     chars.into_iter().collect()
 }
 
-/// Keys of the format, so random trees reach deep into the validator.
-const KEYS: &[&str] = &[
-    "name",
-    "duration",
-    "seed",
-    "packet_size",
-    "header_size",
-    "ack_size",
-    "sample_interval",
-    "links",
-    "flows",
-    "traffic",
-    "events",
-    "transport",
-    "id",
-    "a",
-    "b",
-    "bandwidth",
-    "delay",
-    "buffer",
-    "buffer_bytes",
-    "reverse_bandwidth",
-    "reverse_delay",
-    "reverse_buffer",
-    "loss",
-    "drop_packets",
-    "flow",
-    "seq",
-    "algorithm",
-    "src",
-    "dst",
-    "start",
-    "stop",
-    "bytes",
-    "streams",
-    "path",
-    "reverse_path",
-    "params",
-    "alpha",
-    "beta",
-    "gamma",
-    "k",
-    "kind",
-    "rate",
-    "mean_on",
-    "mean_off",
-    "at",
-    "link",
-    "direction",
-    "up",
-    "min_rto",
-    "max_rto",
-    "receiver_clock_offset",
-    "x",
-];
+/// Keys of the format (from the validator's own tables, so keys added later are fuzzed too), plus keys
+/// of nested tables (drop lists, algorithm parameters) and one unknown key, so random trees reach deep
+/// into the validator.
+fn keys() -> Vec<&'static str> {
+    let mut k = scenario::known_keys();
+    k.extend(["flow", "seq", "alpha", "beta", "gamma", "k", "pacing", "x"]);
+    k
+}
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -324,7 +277,7 @@ fn tree() -> impl Strategy<Value = Value> {
     leaf().prop_recursive(6, 64, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec((prop::sample::select(KEYS), inner), 0..8)
+            prop::collection::vec((prop::sample::select(keys()), inner), 0..8)
                 .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
         ]
     })
@@ -332,7 +285,7 @@ fn tree() -> impl Strategy<Value = Value> {
 
 /// A random tree shaped like a scenario: a table of the format's keys.
 fn scenario_tree() -> impl Strategy<Value = Value> {
-    prop::collection::vec((prop::sample::select(KEYS), tree()), 0..10)
+    prop::collection::vec((prop::sample::select(keys()), tree()), 0..10)
         .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<Map<_, _>>()))
 }
 
@@ -413,5 +366,15 @@ proptest! {
 fn the_seeds_are_valid() {
     for s in seeds() {
         scenario::from_toml_str(s, FILE).expect("shipped scenarios are valid");
+    }
+}
+
+#[test]
+fn the_fuzzed_keys_come_from_every_table_of_the_validator() {
+    let k = keys();
+    for key in
+        ["max_samples", "limits", "max_events", "max_memory", "transport", "pacing", "reverse_path", "up"]
+    {
+        assert!(k.contains(&key), "{key} is not fuzzed");
     }
 }

@@ -12,7 +12,7 @@ use crate::cc::FlowContext;
 use crate::measure::recorder::{FLOW_METRICS, LINK_METRICS, TRAFFIC_METRICS};
 use crate::units::format_size;
 
-const LIMITS_KEYS: &[&str] = &["max_events", "max_memory"];
+pub(super) const LIMITS_KEYS: &[&str] = &["max_events", "max_memory"];
 
 /// Memory the time series may take when the file sets no `max_memory`: 2 GiB. The run's own default
 /// budget depends on the machine (`sim/budget.rs`); validity must not, so this one is fixed.

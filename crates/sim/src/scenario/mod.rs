@@ -12,6 +12,29 @@ pub mod tree;
 
 pub use model::*;
 
+/// Every key of every table of the format, once each (for tools and property tests that build random
+/// files: a hand-kept copy would miss keys added later).
+pub fn known_keys() -> Vec<&'static str> {
+    let tables: [&[&str]; 9] = [
+        parse::TOP_KEYS,
+        parse::LINK_KEYS,
+        parse::FLOW_KEYS,
+        parse::TRAFFIC_KEYS,
+        parse::EVENT_KEYS,
+        parse::REROUTE_KEYS,
+        parse::LINK_EVENT_KEYS,
+        transport::TRANSPORT_KEYS,
+        limits::LIMITS_KEYS,
+    ];
+    let mut keys: Vec<&'static str> = Vec::new();
+    for k in tables.into_iter().flatten() {
+        if !keys.contains(k) {
+            keys.push(k);
+        }
+    }
+    keys
+}
+
 /// Parses and validates a TOML scenario. Errors are one line each: `file:line: key.path: reason`.
 pub fn from_toml_str(text: &str, file: &str) -> Result<Scenario, Vec<String>> {
     let root = tree::from_toml(text).map_err(|e| vec![e.to_line(file)])?;

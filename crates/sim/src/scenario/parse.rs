@@ -12,7 +12,7 @@ use crate::measure::resolution::DEFAULT_MAX_SAMPLES;
 use crate::time::{Time, NS_PER_SEC};
 use std::collections::HashMap;
 
-const TOP_KEYS: &[&str] = &[
+pub(super) const TOP_KEYS: &[&str] = &[
     "name",
     "description",
     "duration",
@@ -29,7 +29,7 @@ const TOP_KEYS: &[&str] = &[
     "transport",
     "limits",
 ];
-const LINK_KEYS: &[&str] = &[
+pub(super) const LINK_KEYS: &[&str] = &[
     "id",
     "a",
     "b",
@@ -46,7 +46,7 @@ const LINK_KEYS: &[&str] = &[
     "drop_packets",
     "reverse_drop_packets",
 ];
-const FLOW_KEYS: &[&str] = &[
+pub(super) const FLOW_KEYS: &[&str] = &[
     "id",
     "algorithm",
     "src",
@@ -60,12 +60,13 @@ const FLOW_KEYS: &[&str] = &[
     "params",
     "transport",
 ];
-const TRAFFIC_KEYS: &[&str] =
+pub(super) const TRAFFIC_KEYS: &[&str] =
     &["id", "kind", "src", "dst", "rate", "packet_size", "start", "stop", "mean_on", "mean_off", "path"];
-const EVENT_KEYS: &[&str] =
+pub(super) const EVENT_KEYS: &[&str] =
     &["at", "kind", "flow", "path", "reverse_path", "link", "direction", "bandwidth", "delay", "loss", "up"];
-const REROUTE_KEYS: &[&str] = &["at", "kind", "flow", "path", "reverse_path"];
-const LINK_EVENT_KEYS: &[&str] = &["at", "kind", "link", "direction", "bandwidth", "delay", "loss", "up"];
+pub(super) const REROUTE_KEYS: &[&str] = &["at", "kind", "flow", "path", "reverse_path"];
+pub(super) const LINK_EVENT_KEYS: &[&str] =
+    &["at", "kind", "link", "direction", "bandwidth", "delay", "loss", "up"];
 
 /// Largest duration we accept for a run: beyond this the nanosecond clock is still fine, but nothing useful
 /// can be simulated packet by packet.

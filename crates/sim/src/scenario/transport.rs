@@ -5,7 +5,7 @@ use super::model::TransportConfig;
 use super::tree::Node;
 use crate::time::secs;
 
-const TRANSPORT_KEYS: &[&str] = &[
+pub(super) const TRANSPORT_KEYS: &[&str] = &[
     "min_rto",
     "max_rto",
     "initial_rto",
