@@ -194,19 +194,6 @@ impl LinkDir {
         }
     }
 
-    /// The head entry if it has arrived by `now`.
-    #[inline]
-    pub fn pop_arrived(&mut self, now: Time) -> Option<InFlight> {
-        match self.ring.front() {
-            Some(e) if e.arrive <= now => {
-                let e = self.ring.pop_front()?;
-                self.popped_cum_bytes = e.cum_bytes;
-                Some(e)
-            }
-            _ => None,
-        }
-    }
-
     /// The head packet if it has arrived by `now`, with whether the loss model dropped it: what the
     /// event loop needs, copied once (the ring entry's timing fields stay behind).
     #[inline]
@@ -349,8 +336,8 @@ mod tests {
         assert_eq!(l.queue_pkts(0), 2);
         assert_eq!(l.queue_pkts(1_000_000), 1);
         assert_eq!(l.queue_pkts(2_000_000), 0);
-        assert_eq!(l.pop_arrived(10_999_999).map(|e| e.pkt.seq), None);
-        assert_eq!(l.pop_arrived(11_000_000).map(|e| e.pkt.seq), Some(0));
+        assert_eq!(l.pop_arrived_packet(10_999_999).map(|(p, _)| p.seq), None);
+        assert_eq!(l.pop_arrived_packet(11_000_000).map(|(p, _)| p.seq), Some(0));
         assert_eq!(l.next_arrival(), Some(12_000_000));
         assert_eq!(l.stats.max_queue_pkts, 2);
         assert_eq!(l.stats.queue_drops, 1);
@@ -374,7 +361,11 @@ mod tests {
             l.enqueue(0, &pkt(i, 1000), false);
         }
         l.set_rate(500_000, 16e6);
-        let arrivals: Vec<_> = std::iter::from_fn(|| l.pop_arrived(u64::MAX).map(|e| e.arrive)).collect();
+        let arrivals: Vec<_> = std::iter::from_fn(|| {
+            let t = l.next_arrival()?;
+            l.pop_arrived_packet(u64::MAX).map(|_| t)
+        })
+        .collect();
         // First packet keeps 1 ms; the others take 0.5 ms each after it.
         assert_eq!(arrivals, vec![11_000_000, 11_500_000, 12_000_000]);
     }
