@@ -24,15 +24,18 @@ import delaycc
 
 from conftest import ROOT
 
-# About a day of simulated time at 1 Gbps: hours of wall time, so it is always interrupted.
+# About a day of simulated time at 1 Gbps: hours of wall time, so it is always interrupted. The sampling
+# interval is set: the default for such a duration (50 s) could leave a run interrupted early with no sample.
 ENDLESS: dict[str, Any] = {
     "name": "endless",
     "duration": 100_000,
+    "sample_interval": "100ms",
     "links": [{"a": "s", "b": "d", "bandwidth": "1Gbps", "delay": "10ms"}],
     "flows": [{"algorithm": "newreno", "src": "s", "dst": "d"}],
 }
 ENDLESS_TOML = """name = "endless"
 duration = 100000
+sample_interval = "100ms"
 [[links]]
 a = "s"
 b = "d"
@@ -46,12 +49,13 @@ dst = "d"
 
 
 def interrupt_when_running(send: Any) -> tuple[Any, threading.Thread]:
-    """A progress callback, and a thread that calls ``send()`` once the engine has called it: the SIGINT
-    then arrives while the run is inside the engine (or inside this callback), never before it starts."""
+    """A progress callback, and a thread that calls ``send()`` once the engine has simulated a second: the
+    SIGINT then arrives while the run is inside the engine (or inside this callback), with samples taken."""
     started = threading.Event()
 
-    def progress(_t: float) -> None:
-        started.set()
+    def progress(t: float) -> None:
+        if t >= 1.0:
+            started.set()
 
     def killer() -> None:
         if started.wait(timeout=60):
@@ -65,20 +69,27 @@ def interrupt_when_running(send: Any) -> tuple[Any, threading.Thread]:
 def test_sigint_stops_run_with_a_keyboard_interrupt_carrying_the_results() -> None:
     main = threading.main_thread().ident or 0
     progress, killer = interrupt_when_running(lambda: signal.pthread_kill(main, signal.SIGINT))
+    # Python keeps SIGINT ignored when it started ignored (as under `nohup` or a non-interactive `cmd &`):
+    # Ctrl-C's own handler, for this test only.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     killer.start()
     t0 = time.monotonic()
-    with pytest.raises(KeyboardInterrupt) as e:
-        delaycc.run(ENDLESS, progress=progress)
+    try:
+        with pytest.raises(KeyboardInterrupt) as e:
+            delaycc.run(ENDLESS, progress=progress)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     killer.join()
-    assert time.monotonic() - t0 < 30
-    assert isinstance(e.value, delaycc.RunInterrupted)
+    elapsed = time.monotonic() - t0
+    assert elapsed < 30, elapsed
+    assert isinstance(e.value, delaycc.RunInterrupted), repr(e.value)
     r = e.value.result
     s = r.summary
-    assert r.partial and s["stop_reason"] == "interrupted" and s["complete"] is False
+    assert r.partial and s["stop_reason"] == "interrupted" and s["complete"] is False, s
     assert s["stop_message"].startswith("interrupted at ")
     assert s["stop_message"].endswith(" of 100000 s simulated")
-    assert 0 < s["simulated_s"] < 100_000
-    assert r.flows.loc[0, "received_pkts"] > 0
+    assert 0 < s["simulated_s"] < 100_000, s
+    assert r.flows.loc[0, "received_pkts"] > 0, s
     assert r.timeseries["time_s"].max() <= s["simulated_s"]
 
 
@@ -136,6 +147,8 @@ def test_ctrl_c_on_the_command_line_writes_partial_results_and_exits_130(tmp_pat
         stdout=subprocess.PIPE,
         stderr=slave,
         env=env,
+        # Ctrl-C's default disposition, even when this test runs with SIGINT ignored (see above).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     os.close(slave)
     try:
