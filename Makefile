@@ -53,15 +53,15 @@ kernel: kernel-deps
 # The property tests run their bounded default number of cases here (fuzz_parse 3000 per property,
 # fuzz_run 1000: about 8 s together), whatever PROPTEST_CASES the environment holds; `make fuzz` runs long.
 test-rust:
-	env -u PROPTEST_CASES cargo test --workspace --release --locked --quiet
+	env -u PROPTEST_CASES cargo test --workspace --profile ci --locked --quiet
 
 test-python: build
-	pytest -q tests
+	pytest -q -rs tests
 
 # The property tests with many more cases than `make test` runs (FUZZ_CASES per property; a few minutes).
 FUZZ_CASES ?= 50000
 fuzz:
-	PROPTEST_CASES=$(FUZZ_CASES) cargo test --release --locked -p delaycc-sim --test fuzz_parse --test fuzz_run
+	PROPTEST_CASES=$(FUZZ_CASES) cargo test --profile ci --locked -p delaycc-sim --test fuzz_parse --test fuzz_run
 
 bench: build
 	cargo run --release --locked --quiet -p delaycc-sim --bin delaycc-bench
