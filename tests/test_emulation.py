@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 from kernel_support import (
@@ -60,19 +61,45 @@ def pair(base: Path, algorithm: str) -> tuple[Result, Result]:
     return delaycc.run(str(path)), emulate(path)
 
 
-def checked(base: Path, algorithm: str, check: Callable[[Result, Result], None]) -> None:
-    """Runs `check(simulated, emulated)`; if it fails, once more on a fresh emulation, which decides.
+DISTURBED_STREAK_LIMIT = 4
+"""After this many disturbed emulations in a row the machine is taken as disturbed for now: a failing check
+is then not emulated again, to keep the module's time bounded."""
+_streak = [0]
 
-    The delay line is a user-space process on a shared two-core machine: now and then something holds it
-    up for milliseconds, which delay-based algorithms read as queueing (seen: kernel FAST at 17.1 instead
-    of 19.5 Mb/s, Vegas's backlog at 9 instead of 3). Both outcomes are printed (docs/kernel.md).
-    """
+
+def _emulate_again(base: Path, algorithm: str) -> Result:
+    return emulate(variant(base, _tmp(), algorithm, PARAMS.get(algorithm, ""), _duration(algorithm)))
+
+
+def _fidelity(k: Result) -> dict[str, Any]:
+    fidelity: dict[str, Any] = k.summary["emulation"]["fidelity"]
+    _streak[0] = _streak[0] + 1 if fidelity["disturbed"] else 0
+    return fidelity
+
+
+def checked(base: Path, algorithm: str, check: Callable[[Result, Result], None]) -> None:
+    """Runs `check(simulated, emulated)`. An emulation whose timing was faithful (summary.json's
+    `emulation.fidelity`, docs/kernel.md) decides; one whose timing the machine disturbed (the hypervisor
+    stealing CPU time, a late delay line) cannot, so a failed check on it is emulated once more. When every
+    emulation was disturbed the test is skipped with the measured disturbances, never passed."""
     sim, k = pair(base, algorithm)
-    try:
-        check(sim, k)
-    except AssertionError as first:
-        print(f"{base.stem} {algorithm}: first emulation failed ({first}); emulating again")
-        check(sim, emulate(variant(base, _tmp(), algorithm, PARAMS.get(algorithm, ""), _duration(algorithm))))
+    disturbances: list[str] = []
+    for attempt in range(2):
+        if attempt:
+            k = _emulate_again(base, algorithm)
+        fidelity = _fidelity(k)
+        try:
+            check(sim, k)
+            return
+        except AssertionError as e:
+            if not fidelity["disturbed"]:
+                raise
+            print(f"{base.stem} {algorithm}: failed on a disturbed emulation ({e}): {fidelity}")
+            disturbances.append("; ".join(fidelity["disturbances"]))
+        if _streak[0] >= DISTURBED_STREAK_LIMIT:
+            break
+    pytest.skip(f"{base.stem} {algorithm}: undecidable, the machine disturbed the emulation's timing: "
+                + " | ".join(disturbances))  # fmt: skip
 
 
 def _bottleneck(r: Result) -> dict[str, float]:
@@ -144,3 +171,16 @@ def test_nothing_is_left_after_the_runs() -> None:
     assert [n for n in our_namespaces() if n.startswith(prefix)] == []
     assert our_processes() == []
     assert set(registered_ours()) <= PRE_REGISTERED
+
+
+def test_every_emulation_reports_its_timing_fidelity() -> None:
+    """The delay line accounts for every packet that crossed the bottleneck (data one way, ACKs back) and
+    reports how late it released them; the CPU steal is a share of the run's CPU time."""
+    _, k = pair(DUMBBELL, "reno")
+    f = k.summary["emulation"]["fidelity"]
+    crossed = sum(ln["pkts_sent"] for ln in k.summary["links"] if ln["id"] == "bottleneck")
+    assert abs(f["delay_line_packets"] - crossed) <= 0.01 * crossed, (f, crossed)
+    assert 0 <= f["delay_line_late_p50_s"] <= f["delay_line_late_p99_s"] <= f["delay_line_late_max_s"] + 1e-5
+    assert 0 <= f["delay_line_late_mean_s"] <= f["delay_line_late_max_s"]
+    assert f["cpu_steal_fraction"] is None or 0 <= f["cpu_steal_fraction"] <= 1
+    assert f["disturbed"] == bool(f["disturbances"])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import delaycc
-from delaycc.emulate import EmulationUnsupported, results, scenario
+from delaycc.emulate import EmulationUnsupported, fidelity, results, scenario
 from delaycc.emulate.model import Scenario
 from delaycc.emulate.topology import Topology
 from delaycc.emulate.traffic import RawRun
@@ -111,8 +111,17 @@ def test_results_have_the_contract_fields() -> None:
         for k in range(1, 401)
     ]
     queues = [f"q,{k * iv},2,{k % 20},{(k % 20) * 1000},0,{k * 100000},{k * 100}" for k in range(1, 401)]
-    raw = RawRun(0, {"f1": [*sender, "timeouts 0", "done"]}, {"f1": ["received 1"]}, queues, 20.0)
+    delay = ["ready", "late 0 8000 0 35.5 20 900 4000", "late 1 7990 0 12.0 10 100 2500"]
+    raw = RawRun(
+        0, {"f1": [*sender, "timeouts 0", "done"]}, {"f1": ["received 1"]}, queues, 20.0, delay, 0.01
+    )
     r = results.build(topo, raw)
+    fidelity = r.summary["emulation"]["fidelity"]
+    assert fidelity["delay_line_packets"] == 15990
+    assert fidelity["delay_line_late_p99_s"] == pytest.approx(900e-6)
+    assert fidelity["delay_line_late_max_s"] == pytest.approx(4e-3)
+    assert fidelity["delay_line_late_mean_s"] == pytest.approx((35.5 * 8000 + 12.0 * 7990) / 15990 * 1e-6)
+    assert fidelity["cpu_steal_fraction"] == 0.01 and fidelity["disturbed"] is False
     flow = r.summary["flows"][0]
     for key in ("throughput_bps", "goodput_bps", "retransmits", "timeouts", "mean_rtt_s", "min_rtt_s",
                 "final_base_rtt_s", "mean_cwnd_pkts"):  # fmt: skip
@@ -128,3 +137,29 @@ def test_results_have_the_contract_fields() -> None:
         "queue_pkts",
     }
     assert np.isnan(r.series("flow", "f1", "ssthresh_pkts")).all()
+
+
+def test_fidelity_flags_stolen_cpu_late_releases_and_delay_line_drops() -> None:
+    quiet = fidelity.lateness(["late 0 100 0 5.0 10 50 80"])
+    assert fidelity.assess(0.0, quiet)["disturbed"] is False
+    stolen = fidelity.assess(0.3, quiet)
+    assert stolen["disturbed"] and stolen["disturbances"] == [
+        "30% of CPU time stolen by the hypervisor (limit 5%)"
+    ]
+    late = fidelity.assess(0.0, fidelity.lateness(["late 0 100 0 900.0 10 3000 9000"]))
+    assert late["disturbances"] == ["delay line 99th-percentile lateness 3.0 ms (limit 2 ms)"]
+    dropped = fidelity.assess(None, fidelity.lateness(["late 0 100 7 5.0 10 50 80"]))
+    assert dropped["disturbances"] == ["7 packets dropped by a full delay line"]
+    assert fidelity.assess(None, [])["delay_line_late_p99_s"] is None
+
+
+def test_steal_is_the_share_of_cpu_time_between_two_readings(tmp_path: Path) -> None:
+    stat = tmp_path / "stat"
+    stat.write_text("cpu  100 0 50 800 0 0 0 50 0 0\ncpu0 1 2 3\n")
+    before = fidelity.cpu_times(stat)
+    stat.write_text("cpu  200 0 100 1500 0 0 0 200 0 0\n")
+    after = fidelity.cpu_times(stat)
+    assert before == fidelity.CpuTimes(total=1000, steal=50)
+    assert fidelity.steal_fraction(before, after) == pytest.approx(150 / 1000)
+    assert fidelity.steal_fraction(after, before) is None
+    assert fidelity.cpu_times(tmp_path / "missing") is None

@@ -8,6 +8,10 @@
  * they came and one batch verdict ("accept everything up to this packet id") releases all that are due.
  * Prints "ready" once every queue is bound (before that the kernel would drop queued packets), and exits
  * on SIGTERM or SIGINT. Only packet metadata is copied to user space, never the payload.
+ *
+ * How late each packet left (release time to verdict) is the emulation's own timing error, which
+ * delay-based algorithms read as queueing; on exit one line per queue reports it for the harness:
+ *   late QUEUE PACKETS OVERFLOWS MEAN_US P50_US P99_US MAX_US
  */
 #include "nsutil.h"
 
@@ -24,6 +28,8 @@
 #define RING_BITS 17 /* 131072 packets held per queue: several seconds at the tool's ~30 kpps */
 #define RING_SIZE (1u << RING_BITS)
 #define QUEUE_MAXLEN 200000
+#define LATE_BUCKET_US 10
+#define LATE_BUCKETS 10000 /* 10 us resolution up to 100 ms; later ones count in the last bucket */
 
 struct held {
 	uint32_t id;
@@ -38,6 +44,8 @@ struct line {
 	struct held *ring;
 	uint32_t head, tail; /* entries [head, tail) are held */
 	uint64_t packets, overflows;
+	uint64_t *late_hist; /* released packets by lateness, LATE_BUCKET_US wide */
+	uint64_t late_sum_ns, late_max_ns, released;
 };
 
 static struct line lines[MAX_QUEUES];
@@ -71,6 +79,30 @@ static int on_packet(struct nfq_q_handle *qh, struct nfgenmsg *msg, struct nfq_d
 	return 0;
 }
 
+static void record_lateness(struct line *l, uint64_t late_ns)
+{
+	uint64_t bucket = late_ns / (LATE_BUCKET_US * 1000ull);
+
+	l->late_hist[bucket < LATE_BUCKETS ? bucket : LATE_BUCKETS - 1]++;
+	l->late_sum_ns += late_ns;
+	if (late_ns > l->late_max_ns)
+		l->late_max_ns = late_ns;
+	l->released++;
+}
+
+/* The lateness below which a fraction q of the released packets left, in microseconds (bucket top). */
+static uint64_t late_quantile_us(const struct line *l, double q)
+{
+	uint64_t want = (uint64_t)(q * (double)l->released + 0.5), seen = 0;
+
+	for (uint32_t b = 0; b < LATE_BUCKETS; b++) {
+		seen += l->late_hist[b];
+		if (seen >= want && seen > 0)
+			return (b + 1) * (uint64_t)LATE_BUCKET_US;
+	}
+	return (uint64_t)LATE_BUCKETS * LATE_BUCKET_US;
+}
+
 /* Accepts every packet whose time has come; returns the earliest release time still pending (0: none). */
 static uint64_t release_due(uint64_t now)
 {
@@ -82,7 +114,10 @@ static uint64_t release_due(uint64_t now)
 		int any = 0;
 
 		while (l->head != l->tail && l->ring[l->head & (RING_SIZE - 1)].release_ns <= now) {
-			last = l->ring[l->head & (RING_SIZE - 1)].id;
+			struct held *p = &l->ring[l->head & (RING_SIZE - 1)];
+
+			record_lateness(l, now - p->release_ns);
+			last = p->id;
 			l->head++;
 			any = 1;
 		}
@@ -109,7 +144,8 @@ static void bind_line(struct line *l, char *spec)
 	}
 	l->delay_ns = strtoull(f[2], NULL, 10) * 1000ull;
 	l->ring = calloc(RING_SIZE, sizeof(struct held));
-	if (!l->ring)
+	l->late_hist = calloc(LATE_BUCKETS, sizeof(uint64_t));
+	if (!l->ring || !l->late_hist)
 		dcc_die("calloc");
 	home = dcc_enter_netns(f[0]);
 	l->h = nfq_open();
@@ -201,8 +237,13 @@ int main(int argc, char **argv)
 		}
 	}
 	for (int i = 0; i < n_lines; i++) {
-		fprintf(stderr, "dcc-delay: queue %d: %llu packets, %llu overflows\n", i,
-			(unsigned long long)lines[i].packets, (unsigned long long)lines[i].overflows);
+		struct line *l = &lines[i];
+
+		printf("late %d %llu %llu %.1f %llu %llu %llu\n", i, (unsigned long long)l->packets,
+		       (unsigned long long)l->overflows,
+		       l->released ? (double)l->late_sum_ns / (double)l->released / 1e3 : 0.0,
+		       (unsigned long long)late_quantile_us(l, 0.5), (unsigned long long)late_quantile_us(l, 0.99),
+		       (unsigned long long)(l->late_max_ns / 1000));
 		nfq_destroy_queue(lines[i].qh);
 		nfq_close(lines[i].h);
 	}

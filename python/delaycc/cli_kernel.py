@@ -52,10 +52,14 @@ def _kernel(args: argparse.Namespace) -> int:
 
 
 def _emulate(args: argparse.Namespace) -> int:
+    from .compare import disturbed_warning
     from .emulate import emulate
     from .table import summary_table
 
     result = emulate(args.file, args.out, figures=not args.no_figures)
+    fidelity = result.summary["emulation"]["fidelity"]
+    if fidelity["disturbed"]:
+        print(f"delaycc emulate: {args.file}: {disturbed_warning(fidelity)}", file=sys.stderr)
     if not args.quiet:
         print(summary_table(result.summary))
         if args.out:

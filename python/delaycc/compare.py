@@ -10,6 +10,7 @@ from typing import Any
 
 from . import api
 from .emulate import emulate
+from .output import atomic_write
 from .result import Result
 
 THROUGHPUT_TOLERANCE = 0.10
@@ -28,6 +29,8 @@ class Comparison:
     scenario: str
     flows: list[dict[str, Any]] = field(default_factory=list)
     links: list[dict[str, Any]] = field(default_factory=list)
+    fidelity: dict[str, Any] = field(default_factory=dict)
+    """The emulation's timing fidelity (summary.json's `emulation.fidelity`)."""
 
     @property
     def within_tolerance(self) -> bool:
@@ -40,6 +43,7 @@ class Comparison:
             "within_tolerance": self.within_tolerance,
             "flows": self.flows,
             "links": self.links,
+            "emulation_fidelity": self.fidelity,
         }
 
     def table(self) -> str:
@@ -63,7 +67,17 @@ class Comparison:
                 f"{ln['id'] + ' ' + ln['direction']:<24} {_num(ln['sim_mean_queue_pkts']):>10} "
                 f"{_num(ln['kernel_mean_queue_pkts']):>10}"
             )
+        if self.fidelity.get("disturbed"):
+            lines.append(disturbed_warning(self.fidelity))
         return "\n".join(lines)
+
+
+def disturbed_warning(fidelity: dict[str, Any]) -> str:
+    return (
+        "warning: this machine disturbed the emulation's timing ("
+        + "; ".join(fidelity["disturbances"])
+        + "): the kernel side's delays and rates are unreliable (docs/kernel.md, timing fidelity)"
+    )
 
 
 def _mbps(x: float | None) -> str:
@@ -83,7 +97,9 @@ def _num(x: float | None) -> str:
 
 
 def diff(sim: Result, kernel: Result) -> Comparison:
-    c = Comparison(str(sim.summary["scenario"]))
+    c = Comparison(
+        str(sim.summary["scenario"]), fidelity=kernel.summary.get("emulation", {}).get("fidelity", {})
+    )
     kflows = {f["id"]: f for f in kernel.summary["flows"]}
     for f in sim.summary["flows"]:
         k = kflows.get(f["id"], {})
@@ -133,5 +149,6 @@ def compare(path: str | Path, out: str | Path | None = None, *, figures: bool = 
     c = diff(sim, kernel)
     if out is not None:
         sim.save(Path(out) / "sim", figures=figures)
-        (Path(out) / "compare.json").write_text(json.dumps(c.as_dict(), indent=2, allow_nan=False) + "\n")
+        text = json.dumps(c.as_dict(), indent=2, allow_nan=False) + "\n"
+        atomic_write(Path(out) / "compare.json", lambda tmp: tmp.write_text(text))
     return c

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import __version__
 from ..result import Result
-from . import samples
+from . import fidelity, samples
 from .model import Direction, Flow
 from .topology import Topology
 from .traffic import RawRun
@@ -161,6 +161,7 @@ def build(topo: Topology, raw: RawRun) -> Result:
             "kernel": platform.release(),
             "namespaces": {node: topo.ns(node) for node in s.nodes},
             "delay_placement": "per path, at the receiving end of each direction",
+            "fidelity": fidelity.assess(raw.cpu_steal_fraction, fidelity.lateness(raw.delay_report)),
         },
     }
     values = np.concatenate(columns) if columns else np.zeros(0)

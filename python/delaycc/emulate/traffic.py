@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..kernel.algorithms import kernel_algorithm
 from ..kernel.tools import tool
+from . import fidelity
 from .cleanup import Cleanup
 from .errors import EmulationError
 from .network import DelayQueue
@@ -31,6 +32,8 @@ class RawRun:
     receivers: dict[str, list[str]]
     queues: list[str]
     wall_s: float
+    delay_report: list[str]
+    cpu_steal_fraction: float | None
 
 
 def _us(seconds: float) -> int:
@@ -40,6 +43,7 @@ def _us(seconds: float) -> int:
 def run(topo: Topology, queues: list[DelayQueue], workdir: Path, cleanup: Cleanup) -> RawRun:
     s = topo.scenario
     wall0 = time.monotonic()
+    delay: Proc | None = None
     if queues:
         delay = Proc("delay", [tool("dcc-delay"), *(q.arg for q in queues)], workdir, cleanup)
         delay.wait_ready()
@@ -69,6 +73,7 @@ def run(topo: Topology, queues: list[DelayQueue], workdir: Path, cleanup: Cleanu
         cleanup,
     )
     qmon.wait_ready()
+    cpu_before = fidelity.cpu_times()
     senders: dict[str, Proc] = {}
     for f in s.flows:
         args = [
@@ -85,14 +90,19 @@ def run(topo: Topology, queues: list[DelayQueue], workdir: Path, cleanup: Cleanu
             raise EmulationError(f"flow {f.id}: the sender did not finish")
         if code != 0:
             raise EmulationError(f"flow {f.id}: the sender failed: {senders[f.id].error_text()}")
+    cpu_after = fidelity.cpu_times()
     for f in s.flows:
         if receivers[f.id].wait(5.0) is None:
             raise EmulationError(f"flow {f.id}: the receiver did not see the end of the transfer")
     qmon.wait(max(t0 / 1e9 + s.duration_s + 1.0 - time.monotonic(), 0.0))
+    if delay is not None:
+        delay.stop()  # it prints its lateness report on the way out
     return RawRun(
         t0_ns=t0,
         senders={f.id: senders[f.id].lines() for f in s.flows},
         receivers={f.id: receivers[f.id].lines() for f in s.flows},
         queues=qmon.lines(),
         wall_s=time.monotonic() - wall0,
+        delay_report=delay.lines() if delay is not None else [],
+        cpu_steal_fraction=fidelity.steal_fraction(cpu_before, cpu_after),
     )
