@@ -93,7 +93,7 @@ def checked(base: Path, algorithm: str, check: Callable[[Result, Result], None])
             return
         except AssertionError as e:
             if not fidelity["disturbed"]:
-                raise
+                raise AssertionError(f"{e}\non a faithful emulation: {fidelity}") from e
             print(f"{base.stem} {algorithm}: failed on a disturbed emulation ({e}): {fidelity}")
             disturbances.append("; ".join(fidelity["disturbances"]))
         if _streak[0] >= DISTURBED_STREAK_LIMIT:
@@ -131,9 +131,11 @@ def test_vegas_keeps_its_backlog_between_alpha_and_beta() -> None:
     def check(_: Result, k: Result) -> None:
         queue = _steady(k, "queue_pkts", "link", "bottleneck:a->b", 15.0)
         print(f"vegas: steady queue {queue:.1f} pkts")
-        # alpha = 1, beta = 3 (ns-2's defaults). The tbf queue also holds the packet being sent (it waits
-        # there for its tokens), hence up to beta + 1; half a packet below alpha for the sampling.
-        assert 0.5 <= queue <= 4.0, queue
+        # alpha = 1, beta = 3 (ns-2's defaults); the simulator holds 3.0. The tbf queue also holds the packet
+        # being sent (it waits there for its tokens), hence up to beta + 1; and Vegas reads its backlog
+        # from the round's *minimum* RTT, so the mean queue over the round is above what it sees (faithful
+        # runs: 3.7 to 4.6), hence one more. Half a packet below alpha for the sampling.
+        assert 0.5 <= queue <= 5.0, queue
 
     checked(DUMBBELL, "vegas", check)
 

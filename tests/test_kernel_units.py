@@ -163,3 +163,25 @@ def test_steal_is_the_share_of_cpu_time_between_two_readings(tmp_path: Path) -> 
     assert fidelity.steal_fraction(before, after) == pytest.approx(150 / 1000)
     assert fidelity.steal_fraction(after, before) is None
     assert fidelity.cpu_times(tmp_path / "missing") is None
+
+
+def test_the_worst_second_of_steal_shows_a_burst_the_average_hides() -> None:
+    ticks = [fidelity.CpuTimes(total=100 * i, steal=0) for i in range(9)]
+    burst = [*ticks[:4], *(fidelity.CpuTimes(t.total, t.steal + 60) for t in ticks[4:])]
+    assert fidelity.worst_window_steal(ticks, 4) == 0.0
+    assert fidelity.worst_window_steal(burst, 4) == pytest.approx(60 / 400)
+    assert fidelity.steal_fraction(burst[0], burst[-1]) == pytest.approx(60 / 800)
+    assert fidelity.worst_window_steal(burst[:3], 4) is None
+    stolen = fidelity.assess(0.03, [], worst_steal=0.4)
+    assert stolen["disturbances"] == ["40% of CPU time stolen in the worst second (limit 25%)"]
+
+
+def test_the_steal_monitor_reads_until_stopped() -> None:
+    import time
+
+    monitor = fidelity.StealMonitor().start()
+    time.sleep(0.3)
+    whole, _ = monitor.stop()
+    assert len(monitor.readings) >= 2
+    assert whole is None or 0.0 <= whole <= 1.0
+    assert monitor.stop() == (whole, _)

@@ -161,7 +161,9 @@ def build(topo: Topology, raw: RawRun) -> Result:
             "kernel": platform.release(),
             "namespaces": {node: topo.ns(node) for node in s.nodes},
             "delay_placement": "per path, at the receiving end of each direction",
-            "fidelity": fidelity.assess(raw.cpu_steal_fraction, fidelity.lateness(raw.delay_report)),
+            "fidelity": fidelity.assess(
+                raw.cpu_steal_fraction, fidelity.lateness(raw.delay_report), raw.cpu_steal_worst_second
+            ),
         },
     }
     values = np.concatenate(columns) if columns else np.zeros(0)

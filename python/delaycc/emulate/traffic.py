@@ -34,6 +34,7 @@ class RawRun:
     wall_s: float
     delay_report: list[str]
     cpu_steal_fraction: float | None
+    cpu_steal_worst_second: float | None = None
 
 
 def _us(seconds: float) -> int:
@@ -73,7 +74,8 @@ def run(topo: Topology, queues: list[DelayQueue], workdir: Path, cleanup: Cleanu
         cleanup,
     )
     qmon.wait_ready()
-    cpu_before = fidelity.cpu_times()
+    steal = fidelity.StealMonitor().start()
+    cleanup.push("steal monitor", steal.stop)
     senders: dict[str, Proc] = {}
     for f in s.flows:
         args = [
@@ -90,7 +92,7 @@ def run(topo: Topology, queues: list[DelayQueue], workdir: Path, cleanup: Cleanu
             raise EmulationError(f"flow {f.id}: the sender did not finish")
         if code != 0:
             raise EmulationError(f"flow {f.id}: the sender failed: {senders[f.id].error_text()}")
-    cpu_after = fidelity.cpu_times()
+    whole_steal, worst_steal = steal.stop()
     for f in s.flows:
         if receivers[f.id].wait(5.0) is None:
             raise EmulationError(f"flow {f.id}: the receiver did not see the end of the transfer")
@@ -104,5 +106,6 @@ def run(topo: Topology, queues: list[DelayQueue], workdir: Path, cleanup: Cleanu
         queues=qmon.lines(),
         wall_s=time.monotonic() - wall0,
         delay_report=delay.lines() if delay is not None else [],
-        cpu_steal_fraction=fidelity.steal_fraction(cpu_before, cpu_after),
+        cpu_steal_fraction=whole_steal,
+        cpu_steal_worst_second=worst_steal,
     )
