@@ -60,6 +60,18 @@ const CONFIGS: &[Config] = &[
         sample_interval: "10ms",
         duration_factor: 1.0,
     },
+    // The same 1000 flows with 1 s sampling: what the engine does per packet at 1000 flows, apart from the
+    // 10 ms time series of 9000 series (144 MB over 20 s) that the line above records. No target.
+    Config {
+        name: "newreno-1000-1s",
+        label: "newreno x1000, 1 Gbps, 1 s sampling",
+        flows: 1000,
+        bandwidth: "1Gbps",
+        algorithm: "newreno",
+        params: "",
+        sample_interval: "1s",
+        duration_factor: 1.0,
+    },
     Config {
         name: "newreno-10-10g",
         label: "newreno x10, 10 Gbps",
@@ -90,7 +102,7 @@ const CONFIGS: &[Config] = &[
         sample_interval: "10ms",
         duration_factor: 10.0,
     },
-    // At 1 ms sampling even the 20 s run passes the recorder's bound of 10 000 samples per series, so
+    // At 1 ms sampling even the 20 s run passes the recorder's default bound of 4000 samples per series, so
     // these two show that memory no longer grows with the duration once the bound is reached.
     Config {
         name: "newreno-10-1ms",
@@ -246,10 +258,15 @@ fn run_all(base_seconds: f64) {
         "reference rate per on-CPU second (steal excluded): {:.2} M delivered pkts/s",
         ref_cpu_rate / 1e6
     );
-    for (name, target) in [("newreno-1000", 0.8), ("newreno-10-10g", 0.8), ("fast-10", 0.75)] {
+    for (name, target) in [
+        ("newreno-1000", "target >= 0.8"),
+        ("newreno-1000-1s", "no target: 1000 flows without the 10 ms series"),
+        ("newreno-10-10g", "target >= 0.8"),
+        ("fast-10", "target >= 0.75"),
+    ] {
         let (rate, _, cpu_rate) = get(name);
         println!(
-            "{name:<16} rate / reference: {:.2} (target >= {target}); per on-CPU second: {:.2}",
+            "{name:<16} rate / reference: {:.2} ({target}); per on-CPU second: {:.2}",
             rate / ref_rate,
             cpu_rate / ref_cpu_rate
         );
