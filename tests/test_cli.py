@@ -110,7 +110,10 @@ def test_list_algorithms_shows_parameters_with_defaults_and_sources(
     assert main(["list", "algorithms"]) == 0
     out = capsys.readouterr().out
     assert "newreno: TCP NewReno (RFC 6582)" in out
-    assert "initial_ssthresh = 1000000000.0" in out
+    # Defaults as a scenario file would spell them.
+    assert "initial_ssthresh = 1000000000  (" in out
+    assert 'rtt_statistic = "min"  (' in out
+    assert "loss_reduction = 0.75  (" in out
     assert "default from:" in out
     assert main(["list", "algorithms", "--json"]) == 0
     algs = json.loads(capsys.readouterr().out)

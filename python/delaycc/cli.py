@@ -69,6 +69,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return status
 
 
+def _toml_value(v: object) -> str:
+    """A default as it would be written in a scenario file: whole numbers without a trailing .0."""
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    return repr(v)
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     algs = api.algorithms()
     if args.json:
@@ -77,7 +88,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for a in algs:
         print(f"{a['name']}: {a['description']}")
         for p in a["params"]:
-            print(f"    {p['name']} = {p['default']!r}  ({p['range']}) {p['description']}")
+            print(f"    {p['name']} = {_toml_value(p['default'])}  ({p['range']}) {p['description']}")
             print(f"        default from: {p['source']}")
         if not a["params"]:
             print("    (no parameters)")
