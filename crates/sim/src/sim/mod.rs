@@ -2,6 +2,8 @@
 
 mod budget;
 mod flow;
+mod lazy_timer;
+use lazy_timer::Fired;
 mod source;
 
 pub use budget::{default_max_memory, Guard, Outcome, CHECK_EVERY};
@@ -298,8 +300,7 @@ impl Simulation {
         match decision {
             AckDecision::Now => self.send_ack(f),
             AckDecision::Delay(t) => {
-                if !fl.receiver.delack_event_pending {
-                    fl.receiver.delack_event_pending = true;
+                if let Some(t) = lazy_timer::arm(&mut fl.receiver.delack_event_pending, Some(t)) {
                     self.queue.schedule(t, Event::DelayedAck(f));
                 }
             }
@@ -366,15 +367,11 @@ impl Simulation {
         }
         let s = &mut self.flows[f as usize].sender;
         s.txq.clear();
-        if let Some(d) = s.rto_deadline {
-            if !s.rto_event_pending {
-                s.rto_event_pending = true;
-                self.queue.schedule(d, Event::Rto(f));
-            }
+        if let Some(d) = lazy_timer::arm(&mut s.rto_event_pending, s.rto_deadline) {
+            self.queue.schedule(d, Event::Rto(f));
         }
         if let Some(p) = &mut s.pacer {
-            if let (Some(t), false) = (p.wakeup, p.event_pending) {
-                p.event_pending = true;
+            if let Some(t) = lazy_timer::arm(&mut p.event_pending, p.wakeup) {
                 self.queue.schedule(t, Event::Pace(f));
             }
         }
@@ -385,35 +382,27 @@ impl Simulation {
         let now = self.now;
         let s = &mut self.flows[f as usize].sender;
         let Some(p) = &mut s.pacer else { return };
-        p.event_pending = false;
-        match p.wakeup {
-            None => return,
-            Some(t) if t > now => {
-                p.event_pending = true;
-                self.queue.schedule(t, Event::Pace(f));
-                return;
+        match lazy_timer::fire(&mut p.event_pending, p.wakeup, now) {
+            Fired::Cleared => {}
+            Fired::Later(t) => self.queue.schedule(t, Event::Pace(f)),
+            Fired::Due => {
+                s.try_send(now);
+                self.after_sender(f);
             }
-            Some(_) => {}
         }
-        s.try_send(now);
-        self.after_sender(f);
     }
 
     fn on_rto(&mut self, f: u32) {
         let now = self.now;
         let s = &mut self.flows[f as usize].sender;
-        s.rto_event_pending = false;
-        match s.rto_deadline {
-            None => return,
-            Some(d) if d > now => {
-                s.rto_event_pending = true;
-                self.queue.schedule(d, Event::Rto(f));
-                return;
+        match lazy_timer::fire(&mut s.rto_event_pending, s.rto_deadline, now) {
+            Fired::Cleared => {}
+            Fired::Later(d) => self.queue.schedule(d, Event::Rto(f)),
+            Fired::Due => {
+                s.on_rto_timer(now);
+                self.after_sender(f);
             }
-            Some(_) => {}
         }
-        s.on_rto_timer(now);
-        self.after_sender(f);
     }
 
     fn on_delayed_ack(&mut self, f: u32) {
@@ -422,8 +411,7 @@ impl Simulation {
         r.delack_event_pending = false;
         if r.on_delack_timer(now) {
             self.send_ack(f);
-        } else if let Some(d) = r.delack_deadline {
-            r.delack_event_pending = true;
+        } else if let Some(d) = lazy_timer::arm(&mut r.delack_event_pending, r.delack_deadline) {
             self.queue.schedule(d, Event::DelayedAck(f));
         }
     }
