@@ -113,7 +113,7 @@ def test_results_have_the_contract_fields() -> None:
     queues = [f"q,{k * iv},2,{k % 20},{(k % 20) * 1000},0,{k * 100000},{k * 100}" for k in range(1, 401)]
     delay = ["ready", "late 0 8000 0 35.5 20 900 4000", "late 1 7990 0 12.0 10 100 2500"]
     raw = RawRun(
-        0, {"f1": [*sender, "timeouts 0", "done"]}, {"f1": ["received 1"]}, queues, 20.0, delay, 0.01
+        0, {"f1": [*sender, "timeouts 0", "done"]}, {"f1": ["received 1"]}, queues, 20.0, delay, 0.01, None
     )
     r = results.build(topo, raw)
     fidelity = r.summary["emulation"]["fidelity"]

@@ -34,7 +34,7 @@ class RawRun:
     wall_s: float
     delay_report: list[str]
     cpu_steal_fraction: float | None
-    cpu_steal_worst_second: float | None = None
+    cpu_steal_worst_second: float | None
 
 
 def _us(seconds: float) -> int:
