@@ -135,8 +135,8 @@ fn run<'py>(
     let names: Vec<(String, String, String)> =
         r.series.iter().map(|s| (s.kind.to_string(), s.id.clone(), s.metric.to_string())).collect();
     out.set_item("series", names)?;
-    let n: usize = r.series.iter().map(|s| s.values.len()).sum();
-    let values = f64_bytes(py, n, r.series.iter().flat_map(|s| s.values.iter().copied()))?;
+    let n = r.series.len() * r.values.samples();
+    let values = f64_bytes(py, n, (0..r.series.len()).flat_map(|i| r.values.series(i)))?;
     drop(r);
     out.set_item("values", values)?;
     Ok(out)

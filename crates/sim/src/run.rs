@@ -1,6 +1,6 @@
 //! One-call entry point: run a validated scenario and collect its summary and time series.
 
-use crate::measure::{summary_json, Series};
+use crate::measure::{summary_json, Series, Tiles};
 use crate::scenario::Scenario;
 use crate::sim::{Outcome, PacketCounts, Simulation};
 use crate::time::Time;
@@ -10,6 +10,8 @@ pub struct RunResult {
     pub summary: serde_json::Value,
     pub times: Vec<f64>,
     pub series: Vec<Series>,
+    /// The values of `series[i]` are `values.series(i)`.
+    pub values: Tiles,
     pub outcome: Outcome,
     pub counts: PacketCounts,
     pub events: u64,
@@ -24,11 +26,11 @@ pub fn run_scenario(scenario: Scenario, progress: impl FnMut(Time) -> bool) -> R
     let summary = summary_json(&sim, outcome, wall);
     let counts = sim.counts;
     let events = sim.events_processed;
-    let rec = std::mem::take(&mut sim.recorder.series);
     RunResult {
         summary,
         times: std::mem::take(&mut sim.recorder.times),
-        series: rec,
+        series: std::mem::take(&mut sim.recorder.series),
+        values: std::mem::take(&mut sim.recorder.values),
         outcome,
         counts,
         events,

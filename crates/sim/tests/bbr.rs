@@ -81,16 +81,16 @@ fn the_bandwidth_estimate_tracks_the_bottleneck_within_five_percent() {
     // After Startup, 1.5 s after each change (the 10-round max filter forgets a higher rate after 10
     // rounds; a higher one is found by the next 1.25 probe), up to the next change.
     let errors = [
-        worst_error(bw, 10e6, 2.0, 10.0),
-        worst_error(bw, 5e6, 11.5, 20.0),
-        worst_error(bw, 20e6, 21.5, 30.0),
+        worst_error(&bw, 10e6, 2.0, 10.0),
+        worst_error(&bw, 5e6, 11.5, 20.0),
+        worst_error(&bw, 20e6, 21.5, 30.0),
     ];
     println!("worst bandwidth-estimate error at 10, 5, 20 Mb/s: {errors:?}");
     for e in errors {
         assert!(e <= 0.05, "estimate off by {:.1} %", e * 100.0);
     }
     // Right after the drop the estimate is still the old rate: the max filter remembers 10 rounds.
-    assert!(worst_error(bw, 10e6, 10.2, 10.3) < 0.05, "the max filter forgot the old rate at once");
+    assert!(worst_error(&bw, 10e6, 10.2, 10.3) < 0.05, "the max filter forgot the old rate at once");
 }
 
 /// BBR's share of the bottleneck against one CUBIC flow, mean over three seeds, for a buffer of `bdps`.

@@ -27,9 +27,10 @@ fn long_runs_halve_their_resolution_and_stay_bounded() {
     assert_eq!(coarse.recorder.interval, 80_000_000);
     assert_eq!(bounded.recorder.times, coarse.recorder.times);
     assert_eq!(bounded.recorder.times.len(), 25);
-    for s in &bounded.recorder.series {
-        assert!(s.values.len() <= 32);
-        assert_eq!(s.values.len(), bounded.recorder.times.len(), "{} {}", s.id, s.metric);
+    assert!(bounded.recorder.values.samples() <= 32);
+    for (i, s) in bounded.recorder.series.iter().enumerate() {
+        let n = bounded.recorder.values.series(i).len();
+        assert_eq!(n, bounded.recorder.times.len(), "{} {}", s.id, s.metric);
     }
     // Point values are what sampling at 80 ms reads; rates are means of equal sub-intervals.
     for (id, metric) in [("f", "cwnd_pkts"), ("f", "inflight_pkts"), ("bottleneck:a->b", "queue_pkts")] {
@@ -62,15 +63,16 @@ fn a_resumed_run_halves_what_it_already_flushed_the_same_way() {
     let mut sim = Simulation::new(scenario::from_toml_str(&text, "test.toml").expect("valid"));
     sim.recorder.max_samples = 32;
     // Interrupted at the first progress call (about 6.5 s in, after several halvings); the next halving
-    // (at 10.24 s) happens after the recorder flushed its samples into the series.
+    // (at 10.24 s) happens in the resumed run, over samples the interrupted one recorded.
     assert_eq!(sim.run(|_| false), delaycc_sim::Outcome::Interrupted);
-    assert!(sim.now < 10_000_000_000 && !sim.recorder.series[0].values.is_empty());
+    assert!(sim.now < 10_000_000_000 && sim.recorder.values.samples() > 0);
     sim.run(|_| true);
     assert_eq!(sim.recorder.times, whole.recorder.times);
     assert_eq!(sim.recorder.interval, whole.recorder.interval);
-    for (a, b) in sim.recorder.series.iter().zip(&whole.recorder.series) {
-        assert!(a.values.len() <= 32);
-        assert!(a.values.iter().zip(&b.values).all(|(x, y)| x.to_bits() == y.to_bits()), "{}", a.metric);
+    assert!(sim.recorder.values.samples() <= 32);
+    for (i, s) in sim.recorder.series.iter().enumerate() {
+        let (a, b) = (sim.recorder.values.series(i), whole.recorder.values.series(i));
+        assert!(a.len() == b.len() && a.zip(b).all(|(x, y)| x.to_bits() == y.to_bits()), "{}", s.metric);
     }
 }
 

@@ -114,7 +114,7 @@ fn a_stopped_run_is_deterministic_and_keeps_the_invariants() {
     assert_eq!(without_wall(a.summary.clone()), without_wall(b.summary.clone()));
     // Bit patterns: the series hold NaN where a value does not exist yet.
     let bits = |r: &delaycc_sim::RunResult| -> Vec<u64> {
-        r.series.iter().flat_map(|s| s.values.iter().map(|v| v.to_bits())).collect()
+        (0..r.series.len()).flat_map(|i| r.values.series(i).map(|v| v.to_bits())).collect()
     };
     assert_eq!(bits(&a), bits(&b));
     let mut sim = Simulation::new(parse(&text));

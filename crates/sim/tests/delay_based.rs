@@ -13,14 +13,14 @@ fn check_equilibrium(alg: &str, n: usize, alpha: f64, bw: &str, extra: &str) {
     let sim = run(&dumbbell(alg, n, bw, "20ms", 100_000, 60.0, &[], &params));
     let c = rate(bw);
     let pkt_bits = 8000.0;
-    let queue = window_mean(series(&sim, "bn:a->b", "queue_pkts"), 30.0, 60.0);
+    let queue = window_mean(&series(&sim, "bn:a->b", "queue_pkts"), 30.0, 60.0);
     let target_q = n as f64 * alpha;
     assert!(
         (queue - target_q).abs() <= 0.1 * target_q,
         "{alg} N={n} α={alpha} {bw}: queue {queue:.1} vs {target_q}"
     );
     let rates: Vec<f64> =
-        (0..n).map(|i| window_mean(series(&sim, &format!("f{i}"), "rate_bps"), 30.0, 60.0)).collect();
+        (0..n).map(|i| window_mean(&series(&sim, &format!("f{i}"), "rate_bps"), 30.0, 60.0)).collect();
     for r in &rates {
         assert!(
             (r / (c / n as f64) - 1.0).abs() <= 0.05,
@@ -32,7 +32,7 @@ fn check_equilibrium(alg: &str, n: usize, alpha: f64, bw: &str, extra: &str) {
     assert!(jain >= 0.99, "{alg} N={n}: Jain {jain}");
     let target_delay = target_q * pkt_bits / c;
     for i in 0..n {
-        let rtt = window_mean(series(&sim, &format!("f{i}"), "rtt_s"), 30.0, 60.0);
+        let rtt = window_mean(&series(&sim, &format!("f{i}"), "rtt_s"), 30.0, 60.0);
         let base = sim.flows[i].sender.cc.trace().base_rtt.expect("baseRTT") as f64 / 1e9;
         let qd = rtt - base;
         assert!(
@@ -75,8 +75,8 @@ fn fast_late_joiner_overestimates_base_rtt_and_takes_more_than_its_share() {
     // P000 scenario I shape: the second flow starts while the first keeps α packets queued.
     for alg in ["fast", "vfast"] {
         let sim = run(&dumbbell(alg, 2, "10Mbps", "20ms", 100_000, 80.0, &[0.0, 20.0], "alpha = 20"));
-        let r0 = window_mean(series(&sim, "f0", "rate_bps"), 40.0, 80.0);
-        let r1 = window_mean(series(&sim, "f1", "rate_bps"), 40.0, 80.0);
+        let r0 = window_mean(&series(&sim, "f0", "rate_bps"), 40.0, 80.0);
+        let r1 = window_mean(&series(&sim, "f1", "rate_bps"), 40.0, 80.0);
         assert!(r1 > 1.3 * r0, "{alg}: late joiner {r1:.0} vs first flow {r0:.0}");
         let true_base = sim.flows[0].sender.stats.rtt_min.expect("samples") as f64;
         let b1 = sim.flows[1].sender.cc.trace().base_rtt.expect("base") as f64;
@@ -92,13 +92,13 @@ fn vegas_keeps_each_flows_backlog_between_alpha_and_beta() {
             let params = format!("alpha = {alpha}, beta = {beta}");
             let sim = run(&dumbbell("vegas", n, "10Mbps", "20ms", 100_000, 60.0, &[], &params));
             for i in 0..n {
-                let backlog = window_mean(series(&sim, &format!("f{i}"), "backlog_pkts"), 20.0, 60.0);
+                let backlog = window_mean(&series(&sim, &format!("f{i}"), "backlog_pkts"), 20.0, 60.0);
                 assert!(
                     backlog >= alpha - 0.25 && backlog <= beta + 0.25,
                     "vegas α={alpha} β={beta} N={n} f{i}: backlog {backlog:.2}"
                 );
             }
-            let util = window_mean(series(&sim, "bn:a->b", "throughput_bps"), 20.0, 60.0) / 10e6;
+            let util = window_mean(&series(&sim, "bn:a->b", "throughput_bps"), 20.0, 60.0) / 10e6;
             assert!(util > 0.97, "vegas keeps the link busy: {util}");
         }
     }
@@ -180,7 +180,7 @@ fn rrfast_recovers_from_a_longer_route_where_fast_stays_low() {
     let fast = rerouted("fast", true);
     let rr = rerouted("rrfast", true);
     let util = |sim: &delaycc_sim::Simulation, a: f64, b: f64| {
-        window_mean(series(sim, "bn:a->b", "throughput_bps"), a, b) / 20e6
+        window_mean(&series(sim, "bn:a->b", "throughput_bps"), a, b) / 20e6
     };
     assert!(util(&fast, 20.0, 30.0) > 0.95 && util(&rr, 20.0, 30.0) > 0.95, "both fill the link before");
     // FAST reads the longer path as congestion: its throughput collapses and stays low.

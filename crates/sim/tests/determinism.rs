@@ -45,7 +45,7 @@ fn run(seed: u64) -> RunResult {
 }
 
 fn bits(r: &RunResult) -> Vec<u64> {
-    r.series.iter().flat_map(|s| s.values.iter().map(|v| v.to_bits())).collect()
+    (0..r.series.len()).flat_map(|i| r.values.series(i).map(|v| v.to_bits())).collect()
 }
 
 #[test]

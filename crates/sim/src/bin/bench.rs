@@ -301,10 +301,10 @@ fn digest(sc: scenario::Scenario) -> String {
     for t in &r.times {
         fnv(&mut h, &t.to_bits().to_le_bytes());
     }
-    for s in &r.series {
+    for (i, s) in r.series.iter().enumerate() {
         fnv(&mut h, s.id.as_bytes());
         fnv(&mut h, s.metric.as_bytes());
-        for v in &s.values {
+        for v in r.values.series(i) {
             fnv(&mut h, &v.to_bits().to_le_bytes());
         }
     }

@@ -1,8 +1,11 @@
 //! Measurement: periodic samples into columnar buffers, and the end-of-run summary.
 
+pub mod huge_pages;
 pub mod recorder;
 pub mod resolution;
 pub mod summary;
+pub mod tiles;
 
 pub use recorder::{Recorder, Series};
 pub use summary::summary_json;
+pub use tiles::Tiles;

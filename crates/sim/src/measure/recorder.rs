@@ -2,7 +2,8 @@
 //! number of samples, never by the number of packets, and the number of samples by `max_samples`
 //! (`resolution.rs`), never by the duration.
 
-use super::resolution::{halve, merge_rows, merge_rule, Merge};
+use super::resolution::{merge_rows, merge_rule, Merge};
+use super::tiles::Tiles;
 use crate::net::{LinkDir, Routes};
 use crate::scenario::Scenario;
 use crate::sim::{Flow, Source};
@@ -22,25 +23,20 @@ pub const FLOW_METRICS: &[&str] = &[
 pub const LINK_METRICS: &[&str] = &["queue_pkts", "throughput_bps", "drops"];
 pub const TRAFFIC_METRICS: &[&str] = &["rate_bps"];
 
+/// What a series is of; its values are in the recorder's `values` under the same index.
 pub struct Series {
     pub kind: &'static str,
     pub id: String,
     pub metric: &'static str,
-    pub values: Vec<f64>,
 }
-
-/// During a run, series are stored in tiles of `TILE` series: tile g holds, sample after sample, the
-/// values of series TILE·g .. TILE·g + TILE, so recording a sample appends one cache line to each tile.
-/// `flush` moves the tiles into the series at the end of the run. With a thousand flows (7000 series)
-/// writing every value straight into its own series touched 7000 separate pages per sample, and the
-/// recorder took longer than the simulation itself.
-const TILE: usize = 8;
 
 pub struct Recorder {
     /// Interval between recorded samples: the scenario's, doubled each time the resolution was halved.
     pub interval: Time,
     pub times: Vec<f64>,
     pub series: Vec<Series>,
+    /// The values of every series (`tiles.rs`): `values.series(i)` belongs to `series[i]`.
+    pub values: Tiles,
     /// Samples per series at which the resolution halves (rounded down to an even number, at least 2).
     pub max_samples: usize,
     /// Sampling instants (calls to `sample`) per recorded sample, and instants since the last one.
@@ -48,8 +44,6 @@ pub struct Recorder {
     since_recorded: u64,
     /// The sample being recorded: one value per series, padded to whole tiles.
     row: Vec<f64>,
-    /// Recorded samples not yet moved into `series`.
-    tiles: Vec<Vec<f64>>,
     /// Link directions that appear on some route, in index order, with their first series.
     link_dirs: Vec<(u32, usize)>,
     /// First series of each flow (standard metrics, then the algorithm's extra ones).
@@ -81,9 +75,7 @@ impl Recorder {
             flow_base.push(series.len());
             flow_extra.push(fl.sender.cc.extra_metrics().len());
             for m in FLOW_METRICS.iter().chain(fl.sender.cc.extra_metrics()) {
-                // Filled from the tiles by `flush`: no capacity until then.
-                let values = Vec::new();
-                series.push(Series { kind: "flow", id: f.id.clone(), metric: m, values });
+                series.push(Series { kind: "flow", id: f.id.clone(), metric: m });
             }
         }
         let mut used = vec![false; s.links.len() * 2];
@@ -98,26 +90,22 @@ impl Recorder {
                 let (id, dir) = link_dir_name(s, d as u32);
                 link_dirs.push((d as u32, series.len()));
                 for m in LINK_METRICS {
-                    series.push(Series {
-                        kind: "link",
-                        id: format!("{id}:{dir}"),
-                        metric: m,
-                        values: Vec::new(),
-                    });
+                    series.push(Series { kind: "link", id: format!("{id}:{dir}"), metric: m });
                 }
             }
         }
         let traffic_base = series.len();
         for t in &s.traffic {
             for m in TRAFFIC_METRICS {
-                series.push(Series { kind: "traffic", id: t.id.clone(), metric: m, values: Vec::new() });
+                series.push(Series { kind: "traffic", id: t.id.clone(), metric: m });
             }
         }
+        let values = Tiles::new(series.len(), n_samples);
         Recorder {
             interval: s.sample_interval,
             times: Vec::with_capacity(n_samples),
-            row: Vec::with_capacity(series.len().next_multiple_of(TILE)),
-            tiles: (0..series.len().div_ceil(TILE)).map(|_| Vec::with_capacity(n_samples * TILE)).collect(),
+            row: Vec::with_capacity(values.row_width()),
+            values,
             series,
             max_samples: s.max_samples,
             stride: 1,
@@ -205,42 +193,16 @@ impl Recorder {
         // Every series gets exactly one value per sample (a value pushed straight into a series would
         // misalign every series after it in the tiles).
         assert_eq!(self.row.len(), self.series.len(), "one value per series and sample");
-        self.row.resize(self.tiles.len() * TILE, nan);
-        for (tile, values) in self.tiles.iter_mut().zip(self.row.chunks_exact(TILE)) {
-            tile.extend_from_slice(values);
-        }
+        self.row.resize(self.values.row_width(), nan);
+        self.values.push_row(&self.row);
     }
 
-    /// Merges every two adjacent samples into one (`resolution.rs`). Samples still in the tiles are merged
-    /// there, so memory never holds more than `max_samples` samples per series.
+    /// Merges every two adjacent samples into one (`resolution.rs`), so memory never holds more than
+    /// `max_samples` samples per series.
     fn halve(&mut self) {
-        if self.series.iter().any(|s| !s.values.is_empty()) {
-            // Samples from before an earlier flush (a resumed run): merge everything in the series.
-            self.flush();
-            halve(&mut self.times, &mut self.series);
-            return;
-        }
-        merge_rows(&mut self.times, &[Merge::Last]);
-        for (g, tile) in self.tiles.iter_mut().enumerate() {
-            let mut rules = [Merge::Last; TILE];
-            for (rule, s) in rules.iter_mut().zip(&self.series[g * TILE..]) {
-                *rule = merge_rule(s.metric);
-            }
-            merge_rows(tile, &rules);
-        }
-    }
-
-    /// Moves the buffered samples into `series`. The simulation calls it when a run ends; `series` is
-    /// complete after that.
-    pub fn flush(&mut self) {
-        for (tile, series) in self.tiles.iter_mut().zip(self.series.chunks_mut(TILE)) {
-            for (j, s) in series.iter_mut().enumerate() {
-                s.values.reserve_exact(tile.len() / TILE);
-                // `chunks_exact` + `map` has a known length: this compiles to a plain strided copy.
-                s.values.extend(tile.chunks_exact(TILE).map(|row| row[j]));
-            }
-            // Freed rather than cleared, so the data is never held twice.
-            *tile = Vec::new();
-        }
+        let n = merge_rows(&mut self.times, &[Merge::Last]);
+        self.times.truncate(n);
+        let series = &self.series;
+        self.values.merge_pairs(|i| series.get(i).map_or(Merge::Last, |s| merge_rule(s.metric)));
     }
 }

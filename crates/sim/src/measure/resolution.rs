@@ -6,8 +6,6 @@
 //! RTT, queue, cumulative counters) keep the later of the two samples, rates over the two equal
 //! intervals are averaged, and per-interval counts (drops) are added.
 
-use super::recorder::Series;
-
 /// Default of the scenario's `max_samples`: samples per series before the recorder halves its
 /// resolution. Our choice: twice the 2000 samples of the default interval (duration / 2000), which
 /// therefore never reaches it, and more points than a figure has pixels across; at 10 ms a run of up to
@@ -45,8 +43,9 @@ impl Merge {
 }
 
 /// Merges adjacent rows of a row-major table in place, column k by `rules[k]` (one row per sample, one
-/// column per series; a plain series is a table with one column). The number of rows must be even.
-pub fn merge_rows(table: &mut Vec<f64>, rules: &[Merge]) {
+/// column per series; a plain series is a table with one column). The number of rows must be even. The
+/// merged rows are the first half of the table; returns their length in values.
+pub fn merge_rows(table: &mut [f64], rules: &[Merge]) -> usize {
     let width = rules.len();
     debug_assert!(table.len().is_multiple_of(2 * width));
     let rows = table.len() / width / 2;
@@ -56,46 +55,32 @@ pub fn merge_rows(table: &mut Vec<f64>, rules: &[Merge]) {
             table[r * width + k] = rule.apply(earlier, later);
         }
     }
-    table.truncate(rows * width);
-}
-
-/// Halves the resolution of sample times and every series (all of the same, even length).
-pub fn halve(times: &mut Vec<f64>, series: &mut [Series]) {
-    merge_rows(times, &[Merge::Last]);
-    for s in series {
-        merge_rows(&mut s.values, &[merge_rule(s.metric)]);
-    }
+    rows * width
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn series(metric: &'static str, values: &[f64]) -> Series {
-        Series { kind: "flow", id: "f".into(), metric, values: values.to_vec() }
-    }
-
     #[test]
     fn merges_point_values_rates_and_counts_by_their_meaning() {
-        let mut times = vec![0.01, 0.02, 0.03, 0.04];
-        let mut s = vec![
-            series("cwnd_pkts", &[1.0, 2.0, 3.0, f64::NAN]),
-            series("rate_bps", &[10.0, 20.0, 30.0, 50.0]),
-            series("drops", &[1.0, 0.0, 2.0, 3.0]),
-        ];
-        halve(&mut times, &mut s);
-        assert_eq!(times, vec![0.02, 0.04]);
-        assert_eq!(s[0].values[0], 2.0);
-        assert!(s[0].values[1].is_nan());
-        assert_eq!(s[1].values, vec![15.0, 40.0]);
-        assert_eq!(s[2].values, vec![1.0, 5.0]);
+        // Rows of (cwnd, rate, drops).
+        let mut t = vec![1.0, 10.0, 1.0, 2.0, 20.0, 0.0, 3.0, 30.0, 2.0, f64::NAN, 50.0, 3.0];
+        let rules = ["cwnd_pkts", "rate_bps", "drops"].map(merge_rule);
+        let n = merge_rows(&mut t, &rules);
+        t.truncate(n);
+        assert_eq!(t.len(), 6);
+        assert_eq!(t[..3], [2.0, 15.0, 1.0]);
+        assert!(t[3].is_nan());
+        assert_eq!(t[4..], [40.0, 5.0]);
     }
 
     #[test]
     fn merges_the_rows_of_a_table_column_by_column() {
         // Two columns (a rate and a point value), four rows.
         let mut t = vec![10.0, 1.0, 30.0, 2.0, 50.0, 3.0, 70.0, 4.0];
-        merge_rows(&mut t, &[Merge::Mean, Merge::Last]);
+        let n = merge_rows(&mut t, &[Merge::Mean, Merge::Last]);
+        t.truncate(n);
         assert_eq!(t, vec![20.0, 2.0, 60.0, 4.0]);
     }
 }

@@ -177,7 +177,6 @@ impl Simulation {
                 }
             }
         }
-        self.recorder.flush();
         if outcome == Outcome::Completed {
             self.now = self.end;
         }

@@ -16,13 +16,14 @@ pub fn run(text: &str) -> Simulation {
 }
 
 /// The recorded values of one series.
-pub fn series<'a>(sim: &'a Simulation, id: &str, metric: &str) -> &'a [f64] {
-    &sim.recorder
+pub fn series(sim: &Simulation, id: &str, metric: &str) -> Vec<f64> {
+    let i = sim
+        .recorder
         .series
         .iter()
-        .find(|s| s.id == id && s.metric == metric)
-        .unwrap_or_else(|| panic!("no series {id} {metric}"))
-        .values
+        .position(|s| s.id == id && s.metric == metric)
+        .unwrap_or_else(|| panic!("no series {id} {metric}"));
+    sim.recorder.values.to_vec(i)
 }
 
 /// Packets are conserved: everything sent was delivered, dropped, or is still on a link.

@@ -69,12 +69,14 @@ pub fn times_increase(sim: &Simulation) -> Result<(), String> {
 
 /// Every queue sample of a packet-counted buffer is at most its capacity.
 pub fn queues_within_buffers(sim: &Simulation) -> Result<(), String> {
-    for s in sim.recorder.series.iter().filter(|s| s.kind == "link" && s.metric == "queue_pkts") {
+    for (k, s) in
+        sim.recorder.series.iter().enumerate().filter(|(_, s)| s.kind == "link" && s.metric == "queue_pkts")
+    {
         let (id, dir) = s.id.rsplit_once(':').ok_or_else(|| format!("odd link series name {}", s.id))?;
         let link = sim.scenario.links.iter().find(|l| l.id == id).ok_or_else(|| format!("no link {id}"))?;
         let d = usize::from(dir == "b->a");
         if let Buffer::Packets(cap) = link.dir[d].buffer {
-            if let Some((i, q)) = s.values.iter().enumerate().find(|(_, q)| **q > cap as f64) {
+            if let Some((i, q)) = sim.recorder.values.series(k).enumerate().find(|(_, q)| *q > cap as f64) {
                 return Err(format!("{}: queue {q} > buffer {cap} at sample {i}", s.id));
             }
         }
@@ -84,8 +86,12 @@ pub fn queues_within_buffers(sim: &Simulation) -> Result<(), String> {
 
 /// Every flow's window is finite and positive at every sample.
 pub fn windows_finite_positive(sim: &Simulation) -> Result<(), String> {
-    for s in sim.recorder.series.iter().filter(|s| s.kind == "flow" && s.metric == "cwnd_pkts") {
-        if let Some((i, w)) = s.values.iter().enumerate().find(|(_, w)| !(w.is_finite() && **w > 0.0)) {
+    for (k, s) in
+        sim.recorder.series.iter().enumerate().filter(|(_, s)| s.kind == "flow" && s.metric == "cwnd_pkts")
+    {
+        if let Some((i, w)) =
+            sim.recorder.values.series(k).enumerate().find(|(_, w)| !(w.is_finite() && *w > 0.0))
+        {
             return Err(format!("flow {}: cwnd {w} at sample {i}", s.id));
         }
     }
