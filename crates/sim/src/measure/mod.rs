@@ -3,6 +3,7 @@
 pub mod huge_pages;
 pub mod recorder;
 pub mod resolution;
+pub mod stream_store;
 pub mod summary;
 pub mod tiles;
 

@@ -7,7 +7,7 @@ use super::tiles::Tiles;
 use crate::net::{LinkDir, Routes};
 use crate::scenario::Scenario;
 use crate::sim::{Flow, Source};
-use crate::time::{secs, Time};
+use crate::time::{as_f64, secs, Time};
 
 pub const FLOW_METRICS: &[&str] = &[
     "cwnd_pkts",
@@ -145,20 +145,21 @@ impl Recorder {
         let nan = f64::NAN;
         for (i, f) in flows.iter().enumerate() {
             let s = &f.sender;
-            let tr = s.cc.trace();
+            let cc = s.cc.sample();
+            let tr = cc.trace;
             let srtt = tr.srtt.or_else(|| s.rto.srtt());
             let base = tr.base_rtt.or(s.stats.rtt_min);
             let bits = f.receiver.data_bits;
-            let rate = (bits - self.last_flow_bits[i]) as f64 / dt;
+            let rate = as_f64(bits - self.last_flow_bits[i]) / dt;
             self.last_flow_bits[i] = bits;
-            let ssthresh = s.cc.ssthresh();
+            let ssthresh = cc.ssthresh;
             let vals = [
-                s.cc.window(),
+                cc.window,
                 s.stats.last_rtt.map_or(nan, secs),
                 srtt.map_or(nan, secs),
                 base.map_or(nan, secs),
                 rate,
-                s.inflight() as f64,
+                as_f64(s.inflight()),
                 if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
                 s.stats.ipd.map_or(nan, secs),
                 s.stats.ipd_jitter.map_or(nan, secs),

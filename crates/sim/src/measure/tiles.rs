@@ -10,15 +10,18 @@
 
 use super::huge_pages;
 use super::resolution::{merge_rows, Merge};
+use super::stream_store::{fence, store_line};
 
 /// Series per tile: eight `f64` values are one 64-byte cache line.
 pub const TILE: usize = 8;
 
-/// All tiles live in one buffer, tile g at `g * capacity * TILE`, so that a large time series can be given
-/// huge pages (`huge_pages.rs`).
+/// All tiles live in one buffer, tile g at `base + g * capacity * TILE`, so that a large time series can be
+/// given huge pages (`huge_pages.rs`); `base` puts every row on a cache line of its own
+/// (`stream_store.rs`).
 #[derive(Default)]
 pub struct Tiles {
     buf: Vec<f64>,
+    base: usize,
     tiles: usize,
     /// Samples each tile has room for.
     capacity: usize,
@@ -30,10 +33,12 @@ impl Tiles {
     /// reserved up front: the pages are only touched as samples arrive.
     pub fn new(series: usize, capacity: usize) -> Tiles {
         let tiles = series.div_ceil(TILE);
-        // Zeroed memory fresh from the system costs nothing until written.
-        let buf = vec![0.0; tiles * capacity * TILE];
+        // Zeroed memory fresh from the system costs nothing until written; one spare row for alignment.
+        let buf = vec![0.0; (tiles * capacity + 1) * TILE];
         huge_pages::advise(&buf);
-        Tiles { buf, tiles, capacity, samples: 0 }
+        let misaligned = (buf.as_ptr() as usize % 64) / size_of::<f64>();
+        let base = (TILE - misaligned) % TILE;
+        Tiles { buf, base, tiles, capacity, samples: 0 }
     }
 
     /// Width of a row `push_row` takes: the series rounded up to whole tiles.
@@ -47,9 +52,12 @@ impl Tiles {
         assert!(self.samples < self.capacity, "more samples than reserved");
         let stride = self.capacity * TILE;
         let at = self.samples * TILE;
-        for (tile, values) in self.buf.chunks_exact_mut(stride).zip(row.chunks_exact(TILE)) {
-            tile[at..at + TILE].copy_from_slice(values);
+        let tiles = self.buf[self.base..].chunks_exact_mut(stride);
+        for (tile, values) in tiles.zip(row.chunks_exact(TILE)) {
+            let dst: &mut [f64; TILE] = (&mut tile[at..at + TILE]).try_into().expect("one row");
+            store_line(dst, values.try_into().expect("one row"));
         }
+        fence();
         self.samples += 1;
     }
 
@@ -60,7 +68,7 @@ impl Tiles {
 
     /// The recorded part of tile g.
     fn tile(&self, g: usize) -> &[f64] {
-        let start = g * self.capacity * TILE;
+        let start = self.base + g * self.capacity * TILE;
         &self.buf[start..start + self.samples * TILE]
     }
 
@@ -78,7 +86,8 @@ impl Tiles {
     /// samples must be even.
     pub fn merge_pairs(&mut self, rule: impl Fn(usize) -> Merge) {
         let used = self.samples * TILE;
-        for (g, tile) in self.buf.chunks_exact_mut((self.capacity * TILE).max(1)).enumerate() {
+        let tiles = self.buf[self.base..].chunks_exact_mut((self.capacity * TILE).max(1));
+        for (g, tile) in tiles.take(self.tiles).enumerate() {
             let mut rules = [Merge::Last; TILE];
             for (k, r) in rules.iter_mut().enumerate() {
                 *r = rule(g * TILE + k);

@@ -186,16 +186,20 @@ impl Sender {
         // Packets actually in the network: during recovery the sequence-space flight also counts every
         // packet already delivered out of order, which NewReno's inflation tracks (one per duplicate
         // ACK). The ns-2 FAST module's old_pif is likewise its SACK "pipe".
+        // Through i64: x86-64 converts signed integers in one instruction and unsigned ones in several;
+        // a packet count is far below 2^63, so the result is the same.
         let inflight_at_send = if self.inflation == 0.0 {
             flight.max(1)
         } else {
-            (flight as f64 - self.inflation).max(1.0) as u64
+            (flight as i64 as f64 - self.inflation).max(1.0) as i64 as u64
         };
         let idx = (seq - self.snd_una) as usize;
-        if idx == self.first_sent.len() {
+        let first_sent = if idx == self.first_sent.len() {
             self.first_sent.push_back(now);
-        }
-        let first_sent = self.first_sent.get(idx).copied().unwrap_or(now);
+            now
+        } else {
+            self.first_sent.get(idx).copied().unwrap_or(now)
+        };
         self.txq.push(TxRequest {
             seq,
             retransmit,
