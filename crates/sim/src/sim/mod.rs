@@ -208,6 +208,7 @@ impl Simulation {
             }
             Event::FlowStop(f) => {
                 let now = self.now;
+                self.recorder.touch(f);
                 self.flows[f as usize].sender.stop(now);
                 self.flows[f as usize].close_window(true);
             }
@@ -283,6 +284,7 @@ impl Simulation {
     fn on_data(&mut self, p: &Packet) {
         let now = self.now;
         let f = p.owner;
+        self.recorder.touch(f);
         let fl = &mut self.flows[f as usize];
         let echo = Echo {
             tx_time: p.tx_time,
@@ -342,9 +344,11 @@ impl Simulation {
         self.after_sender(p.owner);
     }
 
-    /// Transmits what the sender queued and keeps its RTO event scheduled.
+    /// Transmits what the sender queued and keeps its RTO event scheduled. Every event that changes a
+    /// sender's state ends here (which is what tells the recorder to read it again).
     fn after_sender(&mut self, f: u32) {
         let now = self.now;
+        self.recorder.touch(f);
         let mut i = 0;
         while let Some(&tx) = self.flows[f as usize].sender.txq.get(i) {
             i += 1;

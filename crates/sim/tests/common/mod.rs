@@ -11,6 +11,7 @@ pub fn run(text: &str) -> Simulation {
         .unwrap_or_else(|e| panic!("invalid scenario:\n{}", e.join("\n")));
     sc.max_samples = (sc.duration / sc.sample_interval + 1) as usize;
     let mut sim = Simulation::new(sc);
+    sim.recorder.verify_untouched = true;
     sim.run(|_| true);
     sim
 }

@@ -12,10 +12,12 @@ use std::time::{Duration, Instant};
 const RATE_TOLERANCE: f64 = 1e-6;
 
 /// Runs a scenario to its end, or to exactly its `max_events` budget; fails if it takes longer than
-/// `limit` of wall time or stops for any other reason.
+/// `limit` of wall time or stops for any other reason. The recorder checks that every flow it did not
+/// read again at a sample was indeed unchanged (it panics otherwise).
 pub fn run(sc: Scenario, limit: Duration) -> Result<Simulation, String> {
     let t0 = Instant::now();
     let mut sim = Simulation::new(sc);
+    sim.recorder.verify_untouched = true;
     match sim.run(|_| t0.elapsed() < limit) {
         Outcome::Completed => Ok(sim),
         Outcome::EventBudget if sim.scenario.limits.max_events == Some(sim.events_processed) => Ok(sim),
