@@ -1,6 +1,6 @@
 //! One-call entry point: run a validated scenario and collect its summary and time series.
 
-use crate::measure::{summary_json, Series, Tiles};
+use crate::measure::{summary_json, Series, SeriesStore};
 use crate::scenario::Scenario;
 use crate::sim::{Outcome, PacketCounts, Simulation};
 use crate::time::Time;
@@ -11,7 +11,7 @@ pub struct RunResult {
     pub times: Vec<f64>,
     pub series: Vec<Series>,
     /// The values of `series[i]` are `values.series(i)`.
-    pub values: Tiles,
+    pub values: SeriesStore,
     pub outcome: Outcome,
     pub counts: PacketCounts,
     pub events: u64,

@@ -138,8 +138,8 @@ fn without_limits_the_memory_budget_is_half_the_machine() {
     }
 }
 
-/// 3000 flows: their time series need `samples` x (3000 flows x 9 series + 6 link series, in tiles of 8)
-/// values of 8 bytes.
+/// 3000 flows: their time series may need `samples` x (3000 flows x 9 series + a bitmap of 47 words + 6 link
+/// series in a tile of 8 + the time) values of 8 bytes.
 fn many_flows(samples: u32, limits: &str) -> String {
     let mut text = format!(
         "name = \"many\"\nduration = {}\nsample_interval = \"10ms\"\nmax_samples = {samples}\n\
@@ -155,12 +155,12 @@ fn many_flows(samples: u32, limits: &str) -> String {
 
 #[test]
 fn the_time_series_must_fit_the_files_memory_budget() {
-    assert!(scenario::from_toml_str(&many_flows(4001, ""), "many.toml").is_ok(), "824 MiB: 2 GiB by default");
+    assert!(scenario::from_toml_str(&many_flows(4001, ""), "many.toml").is_ok(), "826 MiB: 2 GiB by default");
     let small = many_flows(4001, "[limits]\nmax_memory = \"512MiB\"\n");
     let errors = scenario::from_toml_str(&small, "many.toml").expect_err("too small a budget");
     assert_eq!(
         errors,
-        ["many.toml:11: limits.max_memory: 512 MiB is less than the time series would take 824 MiB \
+        ["many.toml:11: limits.max_memory: 512 MiB is less than the time series would take 826 MiB \
           (27006 series x 4001 samples)"]
     );
 }
@@ -170,7 +170,7 @@ fn a_larger_budget_in_the_file_allows_larger_time_series() {
     let errors = scenario::from_toml_str(&many_flows(10001, ""), "many.toml").expect_err("2 GiB by default");
     assert_eq!(
         errors,
-        ["many.toml:4: max_samples: the time series would take 2.01 GiB (27006 series x 10001 samples), more \
+        ["many.toml:4: max_samples: the time series would take 2.02 GiB (27006 series x 10001 samples), more \
           than the 2.00 GiB they may take without limits.max_memory; use a smaller max_samples"]
     );
     let raised = many_flows(10001, "[limits]\nmax_memory = \"3GiB\"\n");

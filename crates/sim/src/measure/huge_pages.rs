@@ -17,6 +17,14 @@ pub fn advise(buf: &[f64]) {
     }
 }
 
+/// `advise` for the reserved, not yet used capacity of `v`.
+pub fn advise_spare(v: &Vec<f64>) {
+    let bytes = v.capacity() * size_of::<f64>();
+    if bytes >= MIN_BYTES {
+        advise_range(v.as_ptr() as usize, bytes);
+    }
+}
+
 #[cfg(target_os = "linux")]
 fn advise_range(start: usize, bytes: usize) {
     const PAGE: usize = 4096;

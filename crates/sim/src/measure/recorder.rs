@@ -2,7 +2,9 @@
 //! number of samples, never by the number of packets, and the number of samples by `max_samples`
 //! (`resolution.rs`), never by the duration.
 
+use super::flow_log::FlowLog;
 use super::resolution::{merge_rows, merge_rule, Merge};
+use super::store::SeriesStore;
 use super::tiles::Tiles;
 use crate::net::{LinkDir, Routes};
 use crate::scenario::Scenario;
@@ -37,15 +39,17 @@ pub struct Recorder {
     pub interval: Time,
     pub times: Vec<f64>,
     pub series: Vec<Series>,
-    /// The values of every series (`tiles.rs`): `values.series(i)` belongs to `series[i]`.
-    pub values: Tiles,
+    /// The values of every series (`store.rs`): `values.series(i)` belongs to `series[i]`.
+    pub values: SeriesStore,
+    /// Series before this are the flows'; from it on, the links' and sources'.
+    flow_series: usize,
     /// Samples per series at which the resolution halves (rounded down to an even number, at least 2).
     pub max_samples: usize,
     /// Sampling instants (calls to `sample`) per recorded sample, and instants since the last one.
     stride: u64,
     since_recorded: u64,
-    /// The sample being recorded: one value per series, padded to whole tiles. Between samples it holds
-    /// the last one recorded, which an untouched flow's values still are.
+    /// The sample being recorded: one value per series (the links' and sources' padded to whole tiles).
+    /// Between samples it holds the last one recorded, which an untouched flow's values still are.
     row: Vec<f64>,
     /// Flows whose state may have changed since the last recorded sample (`touch`). With many flows most
     /// have neither sent nor received anything in 10 ms (four in five at 1000 flows): their values are
@@ -88,6 +92,7 @@ impl Recorder {
                 series.push(Series { kind: "flow", id: f.id.clone(), metric: m });
             }
         }
+        let flow_series = series.len();
         let mut used = vec![false; s.links.len() * 2];
         for r in 0..routes.len() {
             for &d in routes.dirs(r as u32) {
@@ -110,11 +115,15 @@ impl Recorder {
                 series.push(Series { kind: "traffic", id: t.id.clone(), metric: m });
             }
         }
-        let values = Tiles::new(series.len(), n_samples);
+        let widths = flow_extra.iter().map(|e| FLOW_METRICS.len() + e).collect();
+        let dense = Tiles::new(series.len() - flow_series, n_samples);
+        let row = vec![f64::NAN; flow_series + dense.row_width()];
+        let values = SeriesStore::new(FlowLog::new(widths, n_samples, RATE), dense);
         Recorder {
             interval: s.sample_interval,
             times: Vec::with_capacity(n_samples),
-            row: vec![f64::NAN; values.row_width()],
+            row,
+            flow_series,
             touched: vec![true; flows.len()],
             verify_untouched: false,
             values,
@@ -133,6 +142,11 @@ impl Recorder {
             last_traffic_bits: vec![0; s.traffic.len()],
             last_t: 0,
         }
+    }
+
+    /// Number of series that are the flows' (the first ones).
+    pub fn flow_series(&self) -> usize {
+        self.flow_series
     }
 
     /// Flow `f`'s sender or receiver did something: its values must be read at the next sample. The
@@ -160,6 +174,7 @@ impl Recorder {
         let dt = secs(now - self.last_t).max(1e-12);
         self.last_t = now;
         self.times.push(secs(now));
+        self.values.flows.begin_sample();
         let nan = f64::NAN;
         for (i, f) in flows.iter().enumerate() {
             let at = self.flow_base[i];
@@ -206,13 +221,17 @@ impl Recorder {
                     *v = self.extra_buf.get(k).copied().unwrap_or(nan);
                 }
             }
-            if let Some(kept) = kept {
-                let read = &self.row[at..at + kept.len()];
-                let same = kept.iter().zip(read).all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(
-                    same,
-                    "flow {i} changed without a touch at t = {now} ns: kept {kept:?}, read {read:?}"
-                );
+            let width = vals.len() + n_extra;
+            match kept {
+                None => self.values.flows.push(i, &self.row[at..at + width]),
+                Some(kept) => {
+                    let read = &self.row[at..at + width];
+                    let same = kept.iter().zip(read).all(|(a, b)| a.to_bits() == b.to_bits());
+                    assert!(
+                        same,
+                        "flow {i} changed without a touch at t = {now} ns: kept {kept:?}, read {read:?}"
+                    );
+                }
             }
         }
         for &(d, b) in &self.link_dirs {
@@ -230,7 +249,7 @@ impl Recorder {
             self.last_traffic_bits[i] = s.delivered_bits;
             self.row[self.traffic_base + i] = rate;
         }
-        self.values.push_row(&self.row);
+        self.values.dense.push_row(&self.row[self.flow_series..]);
     }
 
     /// Merges every two adjacent samples into one (`resolution.rs`), so memory never holds more than
@@ -238,8 +257,9 @@ impl Recorder {
     fn halve(&mut self) {
         let n = merge_rows(&mut self.times, &[Merge::Last]);
         self.times.truncate(n);
-        let series = &self.series;
-        self.values.merge_pairs(|i| series.get(i).map_or(Merge::Last, |s| merge_rule(s.metric)));
+        self.values.flows.halve();
+        let dense = &self.series[self.flow_series..];
+        self.values.dense.merge_pairs(|i| dense.get(i).map_or(Merge::Last, |s| merge_rule(s.metric)));
     }
 }
 

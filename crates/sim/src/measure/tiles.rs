@@ -12,6 +12,9 @@ use super::huge_pages;
 use super::resolution::{merge_rows, Merge};
 use super::stream_store::{fence, store_line};
 
+/// One series read from its tile.
+pub type TileSeries<'a> = std::iter::Copied<std::iter::StepBy<std::iter::Skip<std::slice::Iter<'a, f64>>>>;
+
 /// Series per tile: eight `f64` values are one 64-byte cache line.
 pub const TILE: usize = 8;
 
@@ -73,7 +76,7 @@ impl Tiles {
     }
 
     /// The values of series `i`, in sample order.
-    pub fn series(&self, i: usize) -> impl ExactSizeIterator<Item = f64> + Clone + '_ {
+    pub fn series(&self, i: usize) -> TileSeries<'_> {
         self.tile(i / TILE).iter().skip(i % TILE).step_by(TILE).copied()
     }
 

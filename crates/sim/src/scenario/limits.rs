@@ -1,6 +1,7 @@
 //! `[limits]` and the one budget that can be checked before a run: the memory of its time series. The
-//! recorder allocates the series up front (one value per sample per series, at most `max_samples`
-//! samples each), so a scenario whose series alone exceed its memory budget (a large `max_samples` with a
+//! recorder reserves the series up front for the worst case (one value per sample per series, at most
+//! `max_samples` samples each, and every flow changing at every sample), so a scenario whose series alone
+//! could exceed its memory budget (a large `max_samples` with a
 //! fine `sample_interval`, or a great many flows) is refused here with what it would need, instead of
 //! being killed by the operating system halfway. Everything that grows while the run goes (packets in
 //! queues, windows) is checked by the run itself (`sim/budget.rs`).
@@ -21,7 +22,7 @@ pub const DEFAULT_SERIES_MEMORY: u64 = 2 << 30;
 /// Largest `max_memory` accepted: 1 EiB (beyond any machine; keeps byte counts far from overflow).
 const MAX_MEMORY: f64 = (1u64 << 60) as f64;
 
-/// The recorder's series are stored in tiles of this many (`measure/recorder.rs`).
+/// The links' and sources' series are stored in tiles of this many (`measure/tiles.rs`).
 const TILE: u64 = 8;
 
 /// `[limits]` as read, with the line of `max_memory` for messages about it.
@@ -62,15 +63,20 @@ fn samples(sc: &Scenario) -> u64 {
     (sc.duration / sc.sample_interval.max(1) + 1).min(sc.max_samples as u64)
 }
 
-/// Bytes the recorder allocates for `series` series (sample times included; while the tiles are moved
-/// into the series at the end of the run one more tile's worth is held, which the extra row covers).
-pub fn series_bytes(series: u64, sc: &Scenario) -> u64 {
-    (series.div_ceil(TILE) * TILE + 1).saturating_mul(samples(sc)).saturating_mul(8)
+/// Bytes the recorder may use at most for `flow_series` series of flows and `dense_series` of links and
+/// sources: per sample, a value per flow series (when every flow changes at every sample) and the flow
+/// log's bitmap of one bit per flow (`measure/flow_log.rs`), the dense series in whole tiles, and the
+/// sample time.
+pub fn series_bytes(flow_series: u64, dense_series: u64, sc: &Scenario) -> u64 {
+    let per_sample =
+        flow_series + (sc.flows.len() as u64).div_ceil(64) + dense_series.div_ceil(TILE) * TILE + 1;
+    per_sample.saturating_mul(samples(sc)).saturating_mul(8)
 }
 
-/// Series the recorder may create: every flow's metrics and its algorithm's own, three per link direction
-/// (an upper bound: only directions some route uses are recorded), one per source.
-fn series_count(sc: &Scenario) -> u64 {
+/// Series the recorder may create, the flows' and the others: every flow's metrics and its algorithm's
+/// own; three per link direction (an upper bound: only directions some route uses are recorded), one per
+/// source.
+fn series_count(sc: &Scenario) -> (u64, u64) {
     let flow_series: u64 = sc
         .flows
         .iter()
@@ -84,9 +90,8 @@ fn series_count(sc: &Scenario) -> u64 {
             (FLOW_METRICS.len() + (f.algorithm.build)(&f.params, &ctx).extra_metrics().len()) as u64
         })
         .sum();
-    flow_series
-        + (sc.links.len() * 2 * LINK_METRICS.len()) as u64
-        + (sc.traffic.len() * TRAFFIC_METRICS.len()) as u64
+    let dense = (sc.links.len() * 2 * LINK_METRICS.len() + sc.traffic.len() * TRAFFIC_METRICS.len()) as u64;
+    (flow_series, dense)
 }
 
 /// Reports a scenario whose time series would not fit in its memory budget: at `limits.max_memory` if the
@@ -98,8 +103,9 @@ pub fn check(
     max_memory_line: Option<Option<u32>>,
     ck: &mut Checker,
 ) {
-    let series = series_count(sc);
-    let bytes = series_bytes(series, sc);
+    let (flow_series, dense) = series_count(sc);
+    let series = flow_series + dense;
+    let bytes = series_bytes(flow_series, dense, sc);
     let cap = sc.limits.max_memory.unwrap_or(DEFAULT_SERIES_MEMORY);
     if bytes <= cap {
         return;

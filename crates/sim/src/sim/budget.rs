@@ -4,7 +4,7 @@
 //! being killed by the operating system.
 //!
 //! Memory is an estimate from the sizes of the structures that can grow (link rings, per-flow buffers,
-//! the event queue) plus the time series allocated up front: deterministic, so the same scenario stops at
+//! the event queue) plus the time series' worst case, reserved up front: deterministic, so the same scenario stops at
 //! the same event on every machine with the same budget, and cheap enough to take every few hundred
 //! thousand events even with ten thousand flows.
 
@@ -135,10 +135,12 @@ fn flow_bytes(f: &Flow) -> u64 {
 }
 
 impl Simulation {
-    /// Estimated bytes of the simulation's data: the time series (allocated up front), every packet slot
+    /// Estimated bytes of the simulation's data: the time series (their worst case), every packet slot
     /// of every link ring, every flow's state and buffers, and the pending events.
     pub fn memory_estimate(&self) -> u64 {
-        let series = series_bytes(self.recorder.series.len() as u64, &self.scenario);
+        let flow_series = self.recorder.flow_series() as u64;
+        let dense = self.recorder.series.len() as u64 - flow_series;
+        let series = series_bytes(flow_series, dense, &self.scenario);
         let rings: u64 =
             self.links.iter().map(|l| l.slots() as u64).sum::<u64>() * size_of::<InFlight>() as u64;
         let flows: u64 = self.flows.iter().map(flow_bytes).sum();
