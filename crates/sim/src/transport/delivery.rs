@@ -14,12 +14,17 @@ pub struct StreamStats {
     pub delay_min_ns: Option<Time>,
 }
 
+/// A message not arrived yet (no send time is this late).
+const NOT_ARRIVED: Time = Time::MAX;
+
 #[derive(Clone, Debug, Default)]
 struct Stream {
     /// Next message number the application expects on this stream.
     next: u64,
-    /// waiting[i] = first-send time of message next + i if it has arrived (out of order).
-    waiting: VecDeque<Option<Time>>,
+    /// waiting[i] = first-send time of message next + i if it has arrived (out of order), else
+    /// `NOT_ARRIVED`: half the memory of an `Option` (recovery without SACK can leave tens of thousands of
+    /// messages waiting behind one hole).
+    waiting: VecDeque<Time>,
     stats: StreamStats,
 }
 
@@ -49,15 +54,16 @@ impl AppDelivery {
             return 0; // a duplicate of something already delivered
         }
         let idx = (msg - st.next) as usize;
+        debug_assert!(first_sent != NOT_ARRIVED);
         if idx > 0 {
             if st.waiting.len() == idx {
-                st.waiting.push_back(Some(first_sent));
+                st.waiting.push_back(first_sent);
             } else {
                 if st.waiting.len() < idx {
-                    st.waiting.resize(idx, None);
-                    st.waiting.push_back(None);
+                    st.waiting.resize(idx, NOT_ARRIVED);
+                    st.waiting.push_back(NOT_ARRIVED);
                 }
-                st.waiting[idx] = Some(first_sent);
+                st.waiting[idx] = first_sent;
             }
             return 0;
         }
@@ -73,7 +79,7 @@ impl AppDelivery {
             st.next += 1;
             delivered += 1;
             st.waiting.pop_front();
-            sent = st.waiting.front().copied().flatten();
+            sent = st.waiting.front().copied().filter(|&t| t != NOT_ARRIVED);
         }
         delivered
     }
