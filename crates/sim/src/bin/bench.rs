@@ -6,8 +6,9 @@
 //! hypervisor gives our CPU to other guests at times, which wall time counts and on-CPU time does not.
 //!
 //! Each line runs in a child process of its own, so its peak RSS is its own and not the maximum of every
-//! line before it. The 20 s lines run three times and print their fastest run: on a shared machine the
-//! slower runs measure the other load, and the ratios between lines are only meaningful between best runs.
+//! line before it. The 20 s lines run in rounds (`ROUNDS`), each round running every line once, and print
+//! their fastest run; the ratios the targets are stated in are medians over rounds of the ratios within
+//! a round, because on a shared virtual machine the speed drifts from minute to minute.
 //!
 //! ```text
 //! delaycc-bench                      every line
@@ -210,53 +211,83 @@ fn run_one(c: &Config, base_seconds: f64) {
     );
 }
 
-/// Runs every configuration in a child process and prints their lines, then the ratios the issue's
-/// targets are stated in.
+/// Rounds of the 20 s lines. Every round runs each of them once, in order, so every line is measured over
+/// the same stretch of time: on these virtual machines the speed of the same binary changes by a third
+/// from one minute to the next, and a line measured only in a slow minute against a reference measured in
+/// a fast one gave ratios off by half.
+const ROUNDS: usize = 5;
+
+/// One run of one line, as its child process reported it.
+struct Run {
+    line: String,
+    rate: f64,
+    rss: f64,
+    cpu_rate: f64,
+}
+
+fn run_line(exe: &std::path::Path, c: &Config, base_seconds: f64) -> Run {
+    let out = Command::new(exe)
+        .args(["--only", c.name, "--seconds", &base_seconds.to_string()])
+        .output()
+        .expect("run a bench line");
+    if !out.status.success() {
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        panic!("bench line {} failed", c.name);
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut parts = text.lines().last().unwrap_or_default().split('\t');
+    let line = parts.next().unwrap_or_default().to_string();
+    let mut next = || parts.next().and_then(|x| x.parse().ok()).unwrap_or(f64::NAN);
+    let (rate, rss, cpu_rate) = (next(), next(), next());
+    Run { line, rate, rss, cpu_rate }
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    match xs.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => xs[n / 2],
+        n => 0.5 * (xs[n / 2 - 1] + xs[n / 2]),
+    }
+}
+
+/// Runs every configuration in child processes (the 20 s lines in `ROUNDS` rounds, the long ones once)
+/// and prints each line's fastest run, then the figures the issue's targets are stated in. A ratio to the
+/// reference is the median over rounds of the ratio within a round, whose runs are seconds apart.
 fn run_all(base_seconds: f64) {
     println!(
         "delaycc benchmark: dumbbell, one bottleneck link, 20 ms RTT, 1 BDP DropTail buffer, 1500 B packets, \
-         10 ms sampling unless stated, single thread"
+         10 ms sampling unless stated, single thread; the 20 s lines in {ROUNDS} rounds"
     );
     let exe = std::env::current_exe().expect("own path");
-    let mut figures = Vec::new();
-    for c in CONFIGS {
-        let runs = if c.duration_factor > 1.0 { 1 } else { 3 };
-        let mut best: Option<(String, f64, f64)> = None;
-        let mut best_cpu_rate = f64::NAN;
-        for _ in 0..runs {
-            let out = Command::new(&exe)
-                .args(["--only", c.name, "--seconds", &base_seconds.to_string()])
-                .output()
-                .expect("run a bench line");
-            if !out.status.success() {
-                eprint!("{}", String::from_utf8_lossy(&out.stderr));
-                panic!("bench line {} failed", c.name);
-            }
-            let text = String::from_utf8_lossy(&out.stdout);
-            let mut parts = text.lines().last().unwrap_or_default().split('\t');
-            let line = parts.next().unwrap_or_default().to_string();
-            let rate: f64 = parts.next().and_then(|x| x.parse().ok()).unwrap_or(f64::NAN);
-            let rss: f64 = parts.next().and_then(|x| x.parse().ok()).unwrap_or(f64::NAN);
-            let cpu_rate: f64 = parts.next().and_then(|x| x.parse().ok()).unwrap_or(f64::NAN);
-            best_cpu_rate = best_cpu_rate.max(cpu_rate);
-            if best.as_ref().is_none_or(|b| rate > b.1) {
-                best = Some((line, rate, rss));
-            }
+    let mut runs: Vec<Vec<Run>> = CONFIGS.iter().map(|_| Vec::new()).collect();
+    for _ in 0..ROUNDS {
+        for (i, c) in CONFIGS.iter().enumerate().filter(|(_, c)| c.duration_factor == 1.0) {
+            runs[i].push(run_line(&exe, c, base_seconds));
         }
-        let (line, rate, rss) = best.expect("at least one run");
-        println!("{line}  best of {runs}");
-        figures.push((c.name, rate, rss, best_cpu_rate));
     }
-    let get = |name: &str| {
-        figures.iter().find(|f| f.0 == name).map_or((f64::NAN, f64::NAN, f64::NAN), |f| (f.1, f.2, f.3))
-    };
-    let (ref_rate, ref_rss, ref_cpu_rate) = get(REFERENCE);
-    println!("reference rate: {:.2} M delivered pkts/s (target >= 6)", ref_rate / 1e6);
+    for (i, c) in CONFIGS.iter().enumerate().filter(|(_, c)| c.duration_factor != 1.0) {
+        runs[i].push(run_line(&exe, c, base_seconds));
+    }
+    for r in &runs {
+        let best = r.iter().max_by(|a, b| a.rate.total_cmp(&b.rate)).expect("at least one run");
+        println!("{}  best of {}", best.line, r.len());
+    }
+    let of = |name: &str| &runs[CONFIGS.iter().position(|c| c.name == name).expect("a bench line")];
+    let reference = of(REFERENCE);
+    let best_rate = reference.iter().map(|r| r.rate).fold(f64::NAN, f64::max);
+    let median_rate = median(reference.iter().map(|r| r.rate).collect());
+    println!(
+        "reference rate: {:.2} M delivered pkts/s, best of {ROUNDS} (target >= 6); median {:.2}",
+        best_rate / 1e6,
+        median_rate / 1e6
+    );
     // On a virtual machine the hypervisor may run other guests on our CPU ("steal"): wall-clock rates then
     // measure the neighbours as much as the code. Time on the CPU, which excludes steal, does not.
+    let best_cpu = reference.iter().map(|r| r.cpu_rate).fold(f64::NAN, f64::max);
     println!(
-        "reference rate per on-CPU second (steal excluded): {:.2} M delivered pkts/s",
-        ref_cpu_rate / 1e6
+        "reference rate per on-CPU second (steal excluded): {:.2} M delivered pkts/s, best",
+        best_cpu / 1e6
     );
     for (name, target) in [
         ("newreno-1000", "target >= 0.8"),
@@ -264,17 +295,20 @@ fn run_all(base_seconds: f64) {
         ("newreno-10-10g", "target >= 0.8"),
         ("fast-10", "target >= 0.75"),
     ] {
-        let (rate, _, cpu_rate) = get(name);
+        let rounds = of(name).iter().zip(reference);
+        let (wall, cpu): (Vec<f64>, Vec<f64>) =
+            rounds.map(|(x, r)| (x.rate / r.rate, x.cpu_rate / r.cpu_rate)).unzip();
         println!(
-            "{name:<16} rate / reference: {:.2} ({target}); per on-CPU second: {:.2}",
-            rate / ref_rate,
-            cpu_rate / ref_cpu_rate
+            "{name:<16} rate / reference: {:.2} ({target}); per on-CPU second: {:.2}; median of {ROUNDS} rounds",
+            median(wall),
+            median(cpu)
         );
     }
+    let rss = |name: &str| median(of(name).iter().map(|r| r.rss).collect());
     println!(
         "peak RSS, 10x longer / 20 s: {:.2} at 10 ms sampling, {:.2} at 1 ms sampling (target < 1.2)",
-        get("newreno-10-long").1 / ref_rss,
-        get("newreno-10-1ms-long").1 / get("newreno-10-1ms").1
+        rss("newreno-10-long") / rss(REFERENCE),
+        rss("newreno-10-1ms-long") / rss("newreno-10-1ms")
     );
 }
 
