@@ -54,7 +54,7 @@ pub struct Recorder {
     /// Flows whose state may have changed since the last recorded sample (`touch`). With many flows most
     /// have neither sent nor received anything in 10 ms (four in five at 1000 flows): their values are
     /// the last sample's, with a rate of zero, and reading their state again cost a tenth of the run.
-    touched: Vec<bool>,
+    touched: Vec<u64>,
     /// Tests set this: untouched flows are read anyway, and the recorder panics if any value differs from
     /// what it would have kept (an event changed a flow's state without `touch`).
     pub verify_untouched: bool,
@@ -124,7 +124,7 @@ impl Recorder {
             times: Vec::with_capacity(n_samples),
             row,
             flow_series,
-            touched: vec![true; flows.len()],
+            touched: all_bits(flows.len()),
             verify_untouched: false,
             values,
             series,
@@ -153,7 +153,7 @@ impl Recorder {
     /// simulation calls it for every event that changes a flow's state.
     #[inline]
     pub fn touch(&mut self, f: u32) {
-        self.touched[f as usize] = true;
+        self.touched[f as usize / 64] |= 1 << (f % 64);
     }
 
     pub fn sample(&mut self, now: Time, flows: &[Flow], links: &[LinkDir], sources: &[Source]) {
@@ -175,62 +175,36 @@ impl Recorder {
         self.last_t = now;
         self.times.push(secs(now));
         self.values.flows.begin_sample();
-        let nan = f64::NAN;
-        for (i, f) in flows.iter().enumerate() {
-            let at = self.flow_base[i];
-            let touched = std::mem::take(&mut self.touched[i]);
-            if !touched {
-                // Nothing changed: every value is the last sample's, and nothing arrived, so the rate is
-                // 0 / dt, which is exactly 0.
-                self.row[at + RATE] = 0.0;
-                if !self.verify_untouched {
+        if self.verify_untouched {
+            for (i, f) in flows.iter().enumerate() {
+                let at = self.flow_base[i];
+                let width = FLOW_METRICS.len() + self.flow_extra[i];
+                if take_bit(&mut self.touched, i) {
+                    self.read_flow(i, f, dt);
+                    self.values.flows.push(i, &self.row[at..at + width]);
                     continue;
                 }
+                // Nothing changed: every value is the last sample's, and nothing arrived, so the rate is
+                // 0 / dt, which is exactly 0. Reading the flow must give just that.
+                let mut kept = self.row[at..at + width].to_vec();
+                kept[RATE] = 0.0;
+                self.read_flow(i, f, dt);
+                let read = &self.row[at..at + width];
+                let same = kept.iter().zip(read).all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(
+                    same,
+                    "flow {i} changed without a touch at t = {now} ns: kept {kept:?}, read {read:?}"
+                );
             }
-            let kept =
-                (!touched).then(|| self.row[at..at + FLOW_METRICS.len() + self.flow_extra[i]].to_vec());
-            let s = &f.sender;
-            let cc = s.cc.sample();
-            let tr = cc.trace;
-            let srtt = tr.srtt.or_else(|| s.rto.srtt());
-            let base = tr.base_rtt.or(s.stats.rtt_min);
-            let bits = f.receiver.data_bits;
-            let rate = as_f64(bits - self.last_flow_bits[i]) / dt;
-            self.last_flow_bits[i] = bits;
-            let ssthresh = cc.ssthresh;
-            let vals = [
-                cc.window,
-                s.stats.last_rtt.map_or(nan, secs),
-                srtt.map_or(nan, secs),
-                base.map_or(nan, secs),
-                rate,
-                as_f64(s.inflight()),
-                if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
-                s.stats.ipd.map_or(nan, secs),
-                s.stats.ipd_jitter.map_or(nan, secs),
-            ];
-            debug_assert_eq!(vals[RATE], rate);
-            self.row[at..at + vals.len()].copy_from_slice(&vals);
-            let n_extra = self.flow_extra[i];
-            if n_extra > 0 {
-                self.extra_buf.clear();
-                s.cc.extra_values(&mut self.extra_buf);
-                // Exactly one value per series keeps the row aligned with the series.
-                let extra = &mut self.row[at + vals.len()..at + vals.len() + n_extra];
-                for (k, v) in extra.iter_mut().enumerate() {
-                    *v = self.extra_buf.get(k).copied().unwrap_or(nan);
-                }
-            }
-            let width = vals.len() + n_extra;
-            match kept {
-                None => self.values.flows.push(i, &self.row[at..at + width]),
-                Some(kept) => {
-                    let read = &self.row[at..at + width];
-                    let same = kept.iter().zip(read).all(|(a, b)| a.to_bits() == b.to_bits());
-                    assert!(
-                        same,
-                        "flow {i} changed without a touch at t = {now} ns: kept {kept:?}, read {read:?}"
-                    );
+        } else {
+            // Only the touched flows, in order: the set bits of `touched`.
+            for w in 0..self.touched.len() {
+                while self.touched[w] != 0 {
+                    let i = w * 64 + self.touched[w].trailing_zeros() as usize;
+                    self.touched[w] &= self.touched[w] - 1;
+                    let width = self.read_flow(i, &flows[i], dt);
+                    let at = self.flow_base[i];
+                    self.values.flows.push(i, &self.row[at..at + width]);
                 }
             }
         }
@@ -252,6 +226,45 @@ impl Recorder {
         self.values.dense.push_row(&self.row[self.flow_series..]);
     }
 
+    /// Reads flow `i`'s values into its part of the row; returns how many.
+    fn read_flow(&mut self, i: usize, f: &Flow, dt: f64) -> usize {
+        let nan = f64::NAN;
+        let at = self.flow_base[i];
+        let s = &f.sender;
+        let cc = s.cc.sample();
+        let tr = cc.trace;
+        let srtt = tr.srtt.or_else(|| s.rto.srtt());
+        let base = tr.base_rtt.or(s.stats.rtt_min);
+        let bits = f.receiver.data_bits;
+        let rate = as_f64(bits - self.last_flow_bits[i]) / dt;
+        self.last_flow_bits[i] = bits;
+        let ssthresh = cc.ssthresh;
+        let vals = [
+            cc.window,
+            s.stats.last_rtt.map_or(nan, secs),
+            srtt.map_or(nan, secs),
+            base.map_or(nan, secs),
+            rate,
+            as_f64(s.inflight()),
+            if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
+            s.stats.ipd.map_or(nan, secs),
+            s.stats.ipd_jitter.map_or(nan, secs),
+        ];
+        debug_assert_eq!(vals[RATE], rate);
+        self.row[at..at + vals.len()].copy_from_slice(&vals);
+        let n_extra = self.flow_extra[i];
+        if n_extra > 0 {
+            self.extra_buf.clear();
+            s.cc.extra_values(&mut self.extra_buf);
+            // Exactly one value per series keeps the row aligned with the series.
+            let extra = &mut self.row[at + vals.len()..at + vals.len() + n_extra];
+            for (k, v) in extra.iter_mut().enumerate() {
+                *v = self.extra_buf.get(k).copied().unwrap_or(nan);
+            }
+        }
+        vals.len() + n_extra
+    }
+
     /// Merges every two adjacent samples into one (`resolution.rs`), so memory never holds more than
     /// `max_samples` samples per series.
     fn halve(&mut self) {
@@ -261,6 +274,23 @@ impl Recorder {
         let dense = &self.series[self.flow_series..];
         self.values.dense.merge_pairs(|i| dense.get(i).map_or(Merge::Last, |s| merge_rule(s.metric)));
     }
+}
+
+/// A bit set with bits 0..n set.
+fn all_bits(n: usize) -> Vec<u64> {
+    let mut words = vec![u64::MAX; n.div_ceil(64)];
+    if !n.is_multiple_of(64) {
+        words[n / 64] = (1 << (n % 64)) - 1;
+    }
+    words
+}
+
+/// Clears bit `i`, returning whether it was set.
+fn take_bit(bits: &mut [u64], i: usize) -> bool {
+    let mask = 1 << (i % 64);
+    let was = bits[i / 64] & mask != 0;
+    bits[i / 64] &= !mask;
+    was
 }
 
 #[cfg(test)]
