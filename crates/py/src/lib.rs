@@ -135,8 +135,17 @@ fn run<'py>(
     let names: Vec<(String, String, String)> =
         r.series.iter().map(|s| (s.kind.to_string(), s.id.clone(), s.metric.to_string())).collect();
     out.set_item("series", names)?;
-    let n = r.series.len() * r.values.samples();
-    let values = f64_bytes(py, n, (0..r.series.len()).flat_map(|i| r.values.series(i)))?;
+    let samples = r.values.samples();
+    let mut column = vec![0.0; samples];
+    let values = PyBytes::new_with(py, r.series.len() * samples * 8, |buf| {
+        for (i, bytes) in buf.chunks_exact_mut((samples * 8).max(1)).enumerate() {
+            r.values.write_series(i, &mut column);
+            for (chunk, v) in bytes.chunks_exact_mut(8).zip(&column) {
+                chunk.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        Ok(())
+    })?;
     drop(r);
     out.set_item("values", values)?;
     Ok(out)

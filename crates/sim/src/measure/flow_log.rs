@@ -170,6 +170,21 @@ impl FlowLog {
         })
     }
 
+    /// Metric `metric` of flow `flow` at each of `out.len()` samples, written into `out`: the same values
+    /// as `series`, a run of carried values at a time.
+    pub fn write_series(&self, flow: usize, metric: usize, out: &mut [f64]) {
+        let index = self.index();
+        let zero_between = metric == self.rate;
+        let (mut next, mut current) = (0, f64::NAN);
+        for &(sample, at) in &index.records[index.first[flow]..index.first[flow + 1]] {
+            out[next..sample].fill(if zero_between { 0.0 } else { current });
+            current = self.log[at + metric];
+            out[sample] = current;
+            next = sample + 1;
+        }
+        out[next..].fill(if zero_between { 0.0 } else { current });
+    }
+
     /// Metric `metric` of flow `flow` at each of `samples` samples.
     pub fn series(&self, flow: usize, metric: usize, samples: usize) -> FlowSeries<'_> {
         let index = self.index();
@@ -285,6 +300,17 @@ mod tests {
             assert_eq!(*series, column(&dense, k), "column {k}");
         }
         assert_eq!(log.series(1, 1, n).len(), n);
+    }
+
+    #[test]
+    fn writing_a_series_gives_what_iterating_it_gives() {
+        let (log, _, n) = example();
+        for (f, m) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            let mut out = vec![-1.0; n];
+            log.write_series(f, m, &mut out);
+            let want: Vec<f64> = log.series(f, m, n).collect();
+            assert!(out.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()), "{f} {m}");
+        }
     }
 
     #[test]
