@@ -51,10 +51,12 @@ pub struct Recorder {
     /// The sample being recorded: one value per series (the links' and sources' padded to whole tiles).
     /// Between samples it holds the last one recorded, which an untouched flow's values still are.
     row: Vec<f64>,
-    /// Flows whose state may have changed since the last recorded sample (`touch`). With many flows most
-    /// have neither sent nor received anything in 10 ms (four in five at 1000 flows): their values are
-    /// the last sample's, with a rate of zero, and reading their state again cost a tenth of the run.
+    /// Flows whose sender may have changed since the last recorded sample (`touch`). With many flows most
+    /// did nothing at all in 10 ms (three in five at 1000 flows): their values are the last sample's, with
+    /// a rate of zero, and reading their state again cost a tenth of the run.
     touched: Vec<u64>,
+    /// Flows whose receiver got data since the last recorded sample (`touch_received`).
+    received: Vec<u64>,
     /// Tests set this: untouched flows are read anyway, and the recorder panics if any value differs from
     /// what it would have kept (an event changed a flow's state without `touch`).
     pub verify_untouched: bool,
@@ -125,6 +127,7 @@ impl Recorder {
             row,
             flow_series,
             touched: all_bits(flows.len()),
+            received: vec![0; flows.len().div_ceil(64)],
             verify_untouched: false,
             values,
             series,
@@ -156,6 +159,13 @@ impl Recorder {
         self.touched[f as usize / 64] |= 1 << (f % 64);
     }
 
+    /// Flow `f`'s receiver got data and nothing else changed: at the next sample only its rate needs
+    /// reading (half the flows read at 1000 flows and 10 ms).
+    #[inline]
+    pub fn touch_received(&mut self, f: u32) {
+        self.received[f as usize / 64] |= 1 << (f % 64);
+    }
+
     pub fn sample(&mut self, now: Time, flows: &[Flow], links: &[LinkDir], sources: &[Source]) {
         // Instants between recorded samples are skipped; the rates and drop counts of the next recorded
         // sample cover the whole interval since the last one.
@@ -179,15 +189,23 @@ impl Recorder {
             for (i, f) in flows.iter().enumerate() {
                 let at = self.flow_base[i];
                 let width = FLOW_METRICS.len() + self.flow_extra[i];
+                let received = take_bit(&mut self.received, i);
                 if take_bit(&mut self.touched, i) {
                     self.read_flow(i, f, dt);
                     self.values.flows.push(i, &self.row[at..at + width]);
                     continue;
                 }
-                // Nothing changed: every value is the last sample's, and nothing arrived, so the rate is
-                // 0 / dt, which is exactly 0. Reading the flow must give just that.
-                let mut kept = self.row[at..at + width].to_vec();
-                kept[RATE] = 0.0;
+                // What the fast path keeps: the last sample's values, with the rate read again if data
+                // arrived, else 0 / dt, which is exactly 0. Reading the whole flow must give just that.
+                let last_bits = self.last_flow_bits[i];
+                if received {
+                    self.read_rate(i, f, dt);
+                    self.values.flows.push(i, &self.row[at..at + width]);
+                } else {
+                    self.row[at + RATE] = 0.0;
+                }
+                let kept = self.row[at..at + width].to_vec();
+                self.last_flow_bits[i] = last_bits;
                 self.read_flow(i, f, dt);
                 let read = &self.row[at..at + width];
                 let same = kept.iter().zip(read).all(|(a, b)| a.to_bits() == b.to_bits());
@@ -197,12 +215,19 @@ impl Recorder {
                 );
             }
         } else {
-            // Only the touched flows, in order: the set bits of `touched`.
+            // Only the touched flows and those that received data, in order.
             for w in 0..self.touched.len() {
-                while self.touched[w] != 0 {
-                    let i = w * 64 + self.touched[w].trailing_zeros() as usize;
-                    self.touched[w] &= self.touched[w] - 1;
-                    let width = self.read_flow(i, &flows[i], dt);
+                let whole = std::mem::take(&mut self.touched[w]);
+                let mut bits = whole | std::mem::take(&mut self.received[w]);
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let i = w * 64 + b;
+                    let width = if whole & 1 << b != 0 {
+                        self.read_flow(i, &flows[i], dt)
+                    } else {
+                        self.read_rate(i, &flows[i], dt)
+                    };
                     let at = self.flow_base[i];
                     self.values.flows.push(i, &self.row[at..at + width]);
                 }
@@ -224,6 +249,15 @@ impl Recorder {
             self.row[self.traffic_base + i] = rate;
         }
         self.values.dense.push_row(&self.row[self.flow_series..]);
+    }
+
+    /// Reads only flow `i`'s rate into its part of the row (its sender has not changed since the last
+    /// sample, so the other values there are still its values); returns how many values the flow has.
+    fn read_rate(&mut self, i: usize, f: &Flow, dt: f64) -> usize {
+        let bits = f.receiver.data_bits;
+        self.row[self.flow_base[i] + RATE] = as_f64(bits - self.last_flow_bits[i]) / dt;
+        self.last_flow_bits[i] = bits;
+        FLOW_METRICS.len() + self.flow_extra[i]
     }
 
     /// Reads flow `i`'s values into its part of the row; returns how many.

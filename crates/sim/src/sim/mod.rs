@@ -284,7 +284,7 @@ impl Simulation {
     fn on_data(&mut self, p: &Packet) {
         let now = self.now;
         let f = p.owner;
-        self.recorder.touch(f);
+        self.recorder.touch_received(f);
         let fl = &mut self.flows[f as usize];
         let echo = Echo {
             tx_time: p.tx_time,
