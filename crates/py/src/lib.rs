@@ -42,11 +42,16 @@ fn f64_bytes<'py>(
     values: impl Iterator<Item = f64>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     PyBytes::new_with(py, n * 8, |buf| {
-        for (chunk, v) in buf.chunks_exact_mut(8).zip(values) {
-            chunk.copy_from_slice(&v.to_le_bytes());
-        }
+        put_f64s(buf, values);
         Ok(())
     })
+}
+
+/// Writes `values` into `dst` as little-endian f64s, as many as fit.
+fn put_f64s(dst: &mut [u8], values: impl IntoIterator<Item = f64>) {
+    for (chunk, v) in dst.chunks_exact_mut(8).zip(values) {
+        chunk.copy_from_slice(&v.to_le_bytes());
+    }
 }
 
 /// Runs a scenario. Returns a dict: summary (JSON text), times (f64 bytes), series (list of
@@ -140,9 +145,7 @@ fn run<'py>(
     let values = PyBytes::new_with(py, r.series.len() * samples * 8, |buf| {
         for (i, bytes) in buf.chunks_exact_mut((samples * 8).max(1)).enumerate() {
             r.values.write_series(i, &mut column);
-            for (chunk, v) in bytes.chunks_exact_mut(8).zip(&column) {
-                chunk.copy_from_slice(&v.to_le_bytes());
-            }
+            put_f64s(bytes, column.iter().copied());
         }
         Ok(())
     })?;

@@ -40,7 +40,7 @@ impl FlowLog {
         let bitmap = widths.len().div_ceil(64);
         let words = (bitmap + widths.iter().sum::<usize>()) * capacity;
         let log = Vec::with_capacity(words);
-        huge_pages::advise_spare(&log);
+        huge_pages::advise(&log);
         FlowLog { widths, bitmap, log, block: 0, last_flow: None, samples: 0, index: OnceCell::new(), rate }
     }
 
@@ -170,8 +170,8 @@ impl FlowLog {
         })
     }
 
-    /// Metric `metric` of flow `flow` at each of `out.len()` samples, written into `out`: the same values
-    /// as `series`, a run of carried values at a time.
+    /// Metric `metric` of flow `flow` at each of `out.len()` samples, written into `out` a run of carried
+    /// values at a time.
     pub fn write_series(&self, flow: usize, metric: usize, out: &mut [f64]) {
         let index = self.index();
         let zero_between = metric == self.rate;
@@ -184,21 +184,6 @@ impl FlowLog {
         }
         out[next..].fill(if zero_between { 0.0 } else { current });
     }
-
-    /// Metric `metric` of flow `flow` at each of `samples` samples.
-    pub fn series(&self, flow: usize, metric: usize, samples: usize) -> FlowSeries<'_> {
-        let index = self.index();
-        FlowSeries {
-            log: &self.log,
-            records: &index.records[index.first[flow]..index.first[flow + 1]],
-            next_record: 0,
-            metric,
-            zero_between: metric == self.rate,
-            sample: 0,
-            samples,
-            current: f64::NAN,
-        }
-    }
 }
 
 /// Each flow's records, (sample, start of its values): `records[first[f]..first[f + 1]]`, in sample order.
@@ -206,47 +191,6 @@ struct Index {
     first: Vec<usize>,
     records: Vec<(usize, usize)>,
 }
-
-/// One flow metric's values, sample by sample, expanded from the flow's records.
-#[derive(Clone)]
-pub struct FlowSeries<'a> {
-    log: &'a [f64],
-    records: &'a [(usize, usize)],
-    next_record: usize,
-    metric: usize,
-    zero_between: bool,
-    sample: usize,
-    samples: usize,
-    current: f64,
-}
-
-impl Iterator for FlowSeries<'_> {
-    type Item = f64;
-
-    fn next(&mut self) -> Option<f64> {
-        if self.sample >= self.samples {
-            return None;
-        }
-        let value = match self.records.get(self.next_record) {
-            Some(&(sample, at)) if sample == self.sample => {
-                self.next_record += 1;
-                self.current = self.log[at + self.metric];
-                self.current
-            }
-            _ if self.zero_between => 0.0,
-            _ => self.current,
-        };
-        self.sample += 1;
-        Some(value)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.samples - self.sample;
-        (left, Some(left))
-    }
-}
-
-impl ExactSizeIterator for FlowSeries<'_> {}
 
 #[cfg(test)]
 mod tests {
@@ -288,8 +232,14 @@ mod tests {
         table.iter().skip(k).step_by(4).copied().collect()
     }
 
+    fn series(log: &FlowLog, flow: usize, metric: usize, samples: usize) -> Vec<f64> {
+        let mut out = vec![-1.0; samples];
+        log.write_series(flow, metric, &mut out);
+        out
+    }
+
     fn expanded(log: &FlowLog, samples: usize) -> Vec<Vec<f64>> {
-        (0..2).flat_map(|f| (0..2).map(move |m| log.series(f, m, samples).collect())).collect()
+        (0..2).flat_map(|f| (0..2).map(move |m| series(log, f, m, samples))).collect()
     }
 
     #[test]
@@ -299,18 +249,6 @@ mod tests {
         for (k, series) in got.iter().enumerate() {
             assert_eq!(*series, column(&dense, k), "column {k}");
         }
-        assert_eq!(log.series(1, 1, n).len(), n);
-    }
-
-    #[test]
-    fn writing_a_series_gives_what_iterating_it_gives() {
-        let (log, _, n) = example();
-        for (f, m) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-            let mut out = vec![-1.0; n];
-            log.write_series(f, m, &mut out);
-            let want: Vec<f64> = log.series(f, m, n).collect();
-            assert!(out.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()), "{f} {m}");
-        }
     }
 
     #[test]
@@ -319,12 +257,12 @@ mod tests {
         log.begin_sample();
         log.push(0, &[4.0, 5.0]);
         log.push(1, &[1.0, 2.0, 3.0]);
-        assert_eq!(log.series(1, 2, 1).collect::<Vec<_>>(), vec![3.0]);
+        assert_eq!(series(&log, 1, 2, 1), vec![3.0]);
         log.begin_sample();
         log.push(1, &[6.0, 7.0, 8.0]);
-        assert_eq!(log.series(1, 2, 2).collect::<Vec<_>>(), vec![3.0, 8.0]);
-        assert_eq!(log.series(0, 1, 2).collect::<Vec<_>>(), vec![5.0, 5.0]);
-        assert_eq!(log.series(0, 0, 2).collect::<Vec<_>>(), vec![4.0, 0.0]);
+        assert_eq!(series(&log, 1, 2, 2), vec![3.0, 8.0]);
+        assert_eq!(series(&log, 0, 1, 2), vec![5.0, 5.0]);
+        assert_eq!(series(&log, 0, 0, 2), vec![4.0, 0.0]);
     }
 
     #[test]
@@ -342,7 +280,7 @@ mod tests {
                 "{k}: {series:?} {want:?}"
             );
         }
-        // Merged records keep their back links: a second halving still matches.
+        // Merged blocks halve again the same way.
         log.halve();
         let len = merge_rows(&mut dense[..len], &rules);
         let got = expanded(&log, n / 4);

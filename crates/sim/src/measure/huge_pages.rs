@@ -8,17 +8,9 @@
 /// run's memory up by up to 2 MiB.
 const MIN_BYTES: usize = 32 << 20;
 
-/// Asks for huge pages for the memory of `buf`, which must not have been written yet (the advice applies
-/// to pages faulted in after it).
-pub fn advise(buf: &[f64]) {
-    let bytes = std::mem::size_of_val(buf);
-    if bytes >= MIN_BYTES {
-        advise_range(buf.as_ptr() as usize, bytes);
-    }
-}
-
-/// `advise` for the reserved, not yet used capacity of `v`.
-pub fn advise_spare(v: &Vec<f64>) {
+/// Asks for huge pages for the whole allocation of `v`, its capacity included. The advice applies to
+/// pages touched after it: call it before writing.
+pub fn advise(v: &Vec<f64>) {
     let bytes = v.capacity() * size_of::<f64>();
     if bytes >= MIN_BYTES {
         advise_range(v.as_ptr() as usize, bytes);

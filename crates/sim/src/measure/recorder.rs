@@ -41,8 +41,6 @@ pub struct Recorder {
     pub series: Vec<Series>,
     /// The values of every series (`store.rs`): `values.series(i)` belongs to `series[i]`.
     pub values: SeriesStore,
-    /// Series before this are the flows'; from it on, the links' and sources'.
-    flow_series: usize,
     /// Samples per series at which the resolution halves (rounded down to an even number, at least 2).
     pub max_samples: usize,
     /// Sampling instants (calls to `sample`) per recorded sample, and instants since the last one.
@@ -125,7 +123,6 @@ impl Recorder {
             interval: s.sample_interval,
             times: Vec::with_capacity(n_samples),
             row,
-            flow_series,
             touched: all_bits(flows.len()),
             received: vec![0; flows.len().div_ceil(64)],
             verify_untouched: false,
@@ -149,11 +146,11 @@ impl Recorder {
 
     /// Number of series that are the flows' (the first ones).
     pub fn flow_series(&self) -> usize {
-        self.flow_series
+        self.values.flow_series()
     }
 
-    /// Flow `f`'s sender or receiver did something: its values must be read at the next sample. The
-    /// simulation calls it for every event that changes a flow's state.
+    /// Flow `f`'s sender (or its controller) may have changed: every value must be read at the next
+    /// sample. The simulation calls it after every event that changes a sender, and at a flow's stop.
     #[inline]
     pub fn touch(&mut self, f: u32) {
         self.touched[f as usize / 64] |= 1 << (f % 64);
@@ -248,7 +245,7 @@ impl Recorder {
             self.last_traffic_bits[i] = s.delivered_bits;
             self.row[self.traffic_base + i] = rate;
         }
-        self.values.dense.push_row(&self.row[self.flow_series..]);
+        self.values.dense.push_row(&self.row[self.flow_series()..]);
     }
 
     /// Reads only flow `i`'s rate into its part of the row (its sender has not changed since the last
@@ -305,7 +302,7 @@ impl Recorder {
         let n = merge_rows(&mut self.times, &[Merge::Last]);
         self.times.truncate(n);
         self.values.flows.halve();
-        let dense = &self.series[self.flow_series..];
+        let dense = &self.series[self.flow_series()..];
         self.values.dense.merge_pairs(|i| dense.get(i).map_or(Merge::Last, |s| merge_rule(s.metric)));
     }
 }

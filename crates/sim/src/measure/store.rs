@@ -1,8 +1,8 @@
 //! Every recorded series' values, by series index (`Recorder::series`): the flows' series from their log of
 //! changes (`flow_log.rs`), the links' and sources' from tiles (`tiles.rs`), all read the same way.
 
-use super::flow_log::{FlowLog, FlowSeries};
-use super::tiles::{TileSeries, Tiles};
+use super::flow_log::FlowLog;
+use super::tiles::Tiles;
 
 pub struct SeriesStore {
     pub(super) flows: FlowLog,
@@ -24,21 +24,17 @@ impl SeriesStore {
         SeriesStore { flows, dense, flow_series }
     }
 
+    /// Series that are the flows' (the first ones; the links' and sources' follow).
+    pub fn flow_series(&self) -> usize {
+        self.flow_series.len()
+    }
+
     /// Samples held per series.
     pub fn samples(&self) -> usize {
         self.dense.samples()
     }
 
-    /// The values of series `i`, in sample order.
-    pub fn series(&self, i: usize) -> SeriesValues<'_> {
-        match self.flow_series.get(i) {
-            Some(&(f, m)) => SeriesValues::Flow(self.flows.series(f as usize, m as usize, self.samples())),
-            None => SeriesValues::Dense(self.dense.series(i - self.flow_series.len())),
-        }
-    }
-
-    /// The values of series `i` written into `out`, which holds `samples()` values: what `series` gives,
-    /// faster for a reader that wants every value.
+    /// The values of series `i`, in sample order, written into `out`, which holds `samples()` values.
     pub fn write_series(&self, i: usize, out: &mut [f64]) {
         assert_eq!(out.len(), self.samples(), "one value per sample");
         match self.flow_series.get(i) {
@@ -53,34 +49,13 @@ impl SeriesStore {
 
     /// The values of series `i`, collected.
     pub fn to_vec(&self, i: usize) -> Vec<f64> {
-        self.series(i).collect()
-    }
-}
-
-/// One series' values: an iterator over either kind of storage.
-#[derive(Clone)]
-pub enum SeriesValues<'a> {
-    Flow(FlowSeries<'a>),
-    Dense(TileSeries<'a>),
-}
-
-impl Iterator for SeriesValues<'_> {
-    type Item = f64;
-
-    #[inline]
-    fn next(&mut self) -> Option<f64> {
-        match self {
-            SeriesValues::Flow(s) => s.next(),
-            SeriesValues::Dense(s) => s.next(),
-        }
+        let mut out = vec![0.0; self.samples()];
+        self.write_series(i, &mut out);
+        out
     }
 
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        match self {
-            SeriesValues::Flow(s) => s.size_hint(),
-            SeriesValues::Dense(s) => s.size_hint(),
-        }
+    /// The values of series `i`, in sample order.
+    pub fn series(&self, i: usize) -> std::vec::IntoIter<f64> {
+        self.to_vec(i).into_iter()
     }
 }
-
-impl ExactSizeIterator for SeriesValues<'_> {}

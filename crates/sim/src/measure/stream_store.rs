@@ -1,8 +1,8 @@
 //! Writing a time series' cache lines past the caches. A sample appends one 64-byte line to each tile;
-//! with a thousand flows that is 1125 lines far apart in memory, none of them in any cache. An ordinary
-//! store first reads each line from memory only to overwrite all of it, and evicts the simulation's own
-//! state to make room; a non-temporal store writes the whole line straight to memory. The values are
-//! read again only after the run.
+//! with many series (1125 tiles when a thousand flows' series were tiles) those lines are far apart in
+//! memory, none of them in any cache. An ordinary store first reads each line from memory only to
+//! overwrite all of it, and evicts the simulation's own state to make room; a non-temporal store writes
+//! the whole line straight to memory. The values are read again only after the run.
 
 /// Writes `src` over `dst`, which must be 64-byte aligned for the fast path to apply (otherwise, and
 /// off x86-64, an ordinary copy).

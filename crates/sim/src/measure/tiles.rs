@@ -1,19 +1,16 @@
-//! Where the recorder keeps its samples, during the run and after it: in tiles of `TILE` series. Tile g
-//! holds, sample after sample, the values of series TILE·g .. TILE·g + TILE, so recording a sample appends
-//! one cache line to each tile, and reading one series back is a strided walk through one tile.
+//! Where the recorder keeps the links' and sources' samples (the flows' are in `flow_log.rs`), during the
+//! run and after it: in tiles of `TILE` series. Tile g holds, sample after sample, the values of series
+//! TILE·g .. TILE·g + TILE, so recording a sample appends one cache line to each tile, and reading one
+//! series back is a strided walk through one tile.
 //!
-//! Why not one column per series: with a thousand flows (9000 series) writing every value into its own
-//! column touched 9000 pages per sample, and the recorder took longer than the simulation. Why the tiles
-//! are also the result and not copied into columns at the end: that copy wrote the whole time series a
-//! second time into fresh pages, a third of a 1000-flow run at 10 ms sampling; every reader of a
-//! series (the Python package, the digests, the tests) gathers it from its tile in one pass instead.
+//! Why not one column per series: with thousands of series, writing every value into its own column
+//! touched thousands of pages per sample, and the recorder took longer than the simulation. Why the
+//! tiles are also the result and not copied into columns at the end: that copy wrote every value a
+//! second time into fresh pages; a reader gathers a series from its tile in one pass instead.
 
 use super::huge_pages;
 use super::resolution::{merge_rows, Merge};
 use super::stream_store::{fence, store_line};
-
-/// One series read from its tile.
-pub type TileSeries<'a> = std::iter::Copied<std::iter::StepBy<std::iter::Skip<std::slice::Iter<'a, f64>>>>;
 
 /// Series per tile: eight `f64` values are one 64-byte cache line.
 pub const TILE: usize = 8;
@@ -76,13 +73,8 @@ impl Tiles {
     }
 
     /// The values of series `i`, in sample order.
-    pub fn series(&self, i: usize) -> TileSeries<'_> {
+    pub fn series(&self, i: usize) -> impl ExactSizeIterator<Item = f64> + '_ {
         self.tile(i / TILE).iter().skip(i % TILE).step_by(TILE).copied()
-    }
-
-    /// The values of series `i`, collected.
-    pub fn to_vec(&self, i: usize) -> Vec<f64> {
-        self.series(i).collect()
     }
 
     /// Merges every two adjacent samples into one (`resolution.rs`), series `i` by `rule(i)`. The number of
@@ -105,6 +97,10 @@ impl Tiles {
 mod tests {
     use super::*;
 
+    fn col(t: &Tiles, i: usize) -> Vec<f64> {
+        t.series(i).collect()
+    }
+
     /// Nine series (two tiles), the value of series s at sample n being 10·n + s.
     fn filled(samples: usize) -> Tiles {
         let mut t = Tiles::new(9, samples);
@@ -121,9 +117,9 @@ mod tests {
         let t = filled(3);
         assert_eq!(t.row_width(), 16);
         assert_eq!(t.samples(), 3);
-        assert_eq!(t.to_vec(0), vec![0.0, 10.0, 20.0]);
-        assert_eq!(t.to_vec(7), vec![7.0, 17.0, 27.0]);
-        assert_eq!(t.to_vec(8), vec![8.0, 18.0, 28.0]);
+        assert_eq!(col(&t, 0), vec![0.0, 10.0, 20.0]);
+        assert_eq!(col(&t, 7), vec![7.0, 17.0, 27.0]);
+        assert_eq!(col(&t, 8), vec![8.0, 18.0, 28.0]);
         assert_eq!(t.series(8).len(), 3);
         assert_eq!(Tiles::new(9, 4).series(8).len(), 0);
     }
@@ -133,7 +129,7 @@ mod tests {
         let mut t = filled(4);
         t.merge_pairs(|i| if i == 8 { Merge::Sum } else { Merge::Last });
         assert_eq!(t.samples(), 2);
-        assert_eq!(t.to_vec(3), vec![13.0, 33.0]);
-        assert_eq!(t.to_vec(8), vec![8.0 + 18.0, 28.0 + 38.0]);
+        assert_eq!(col(&t, 3), vec![13.0, 33.0]);
+        assert_eq!(col(&t, 8), vec![8.0 + 18.0, 28.0 + 38.0]);
     }
 }
