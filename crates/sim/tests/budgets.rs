@@ -155,12 +155,12 @@ fn many_flows(samples: u32, limits: &str) -> String {
 
 #[test]
 fn the_time_series_must_fit_the_files_memory_budget() {
-    assert!(scenario::from_toml_str(&many_flows(4001, ""), "many.toml").is_ok(), "826 MiB: 2 GiB by default");
+    assert!(scenario::from_toml_str(&many_flows(4001, ""), "many.toml").is_ok(), "827 MiB: 2 GiB by default");
     let small = many_flows(4001, "[limits]\nmax_memory = \"512MiB\"\n");
     let errors = scenario::from_toml_str(&small, "many.toml").expect_err("too small a budget");
     assert_eq!(
         errors,
-        ["many.toml:11: limits.max_memory: 512 MiB is less than the time series would take 826 MiB \
+        ["many.toml:11: limits.max_memory: 512 MiB is less than the time series would take 827 MiB \
           (27006 series x 4001 samples)"]
     );
 }

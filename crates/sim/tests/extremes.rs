@@ -217,8 +217,8 @@ fn a_one_nanosecond_run() {
 
 #[test]
 fn time_series_beyond_memory_are_refused_with_a_reason() {
-    // 10 million samples of 3 flows' 30 series (and a bitmap word), the link's 6 (in a tile of 8) and the
-    // time: 2.98 GiB.
+    // 10 million samples of 3 flows' 30 series (and two bitmap words), the link's 6 (in a tile of 8) and
+    // the time: 3.05 GiB.
     let mut text = one_link(
         "1e5",
         "bandwidth = \"1Gbps\"\ndelay = 0",
@@ -231,7 +231,7 @@ fn time_series_beyond_memory_are_refused_with_a_reason() {
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
         errors[0].starts_with(
-            "big.toml:4: max_samples: the time series would take 2.98 GiB (36 series x 10000000 samples)"
+            "big.toml:4: max_samples: the time series would take 3.05 GiB (36 series x 10000000 samples)"
         ) && errors[0].ends_with("use a smaller max_samples"),
         "{errors:?}"
     );

@@ -1,25 +1,27 @@
 //! The flows' time series as a log of changes. At a sample, a flow that nothing happened to since the last
 //! one (most of them with many flows: `recorder.rs`) has the same values as then, with a rate of zero;
 //! only the others are written. Storing every value of every flow wrote 144 MB over a 20 s run of 1000
-//! flows at 10 ms, and zeroing and writing that memory was a fifth of the run; the log holds half of it
-//! (the flows that did change). A reader expands a flow's records back into one value per sample.
+//! flows at 10 ms, and zeroing and writing that memory was a fifth of the run; the log holds a third of
+//! it. A flow whose receiver got data but whose sender did not change has only its rate written (a
+//! rate-only record): its other values are still those of its last full record.
 //!
-//! The log is one block per sample: a bitmap of the flows written (one bit per flow, as `f64` bit
-//! patterns so the log is one buffer), then their values in flow order, each flow's metrics in
-//! `recorder.rs` order. At worst (every flow written at every sample) that is one bit per flow more than
-//! the values themselves. The first read builds an index of each flow's records (one pass over the log);
-//! a later write or halving drops it.
+//! The log is one block per sample: a bitmap of the flows written and a bitmap of which of them are
+//! rate-only (one bit per flow each, as `f64` bit patterns so the log is one buffer), then the records
+//! in flow order: a full record is the flow's metrics in `recorder.rs` order, a rate-only record its
+//! rate. At worst (every flow fully written at every sample) that is two bits per flow more than the
+//! values themselves. The first read builds an index of each flow's records (one pass over the log); a
+//! later write or halving drops it.
 
 use super::huge_pages;
 use std::cell::OnceCell;
 
 /// Values of a flow whose algorithm has no metrics of its own (`recorder::FLOW_METRICS`).
-const STANDARD: usize = super::recorder::FLOW_METRICS.len();
+pub const STANDARD: usize = super::recorder::FLOW_METRICS.len();
 
 pub struct FlowLog {
-    /// Values per record of each flow (its metrics: the standard ones and its algorithm's).
+    /// Values per full record of each flow (its metrics: the standard ones and its algorithm's).
     widths: Vec<usize>,
-    /// Words of a block's bitmap.
+    /// Words of each of a block's two bitmaps.
     bitmap: usize,
     log: Vec<f64>,
     /// Where the latest block starts, and the last flow written in it.
@@ -33,12 +35,20 @@ pub struct FlowLog {
     rate: usize,
 }
 
+/// A record in a block: its flow, where its values start, and whether it is full (else rate-only).
+#[derive(Clone, Copy)]
+struct Record {
+    flow: usize,
+    at: usize,
+    full: bool,
+}
+
 impl FlowLog {
     /// A log with room reserved for every flow at each of `capacity` samples, the most it can hold;
     /// memory is only used as records arrive.
     pub fn new(widths: Vec<usize>, capacity: usize, rate: usize) -> FlowLog {
         let bitmap = widths.len().div_ceil(64);
-        let words = (bitmap + widths.iter().sum::<usize>()) * capacity;
+        let words = (2 * bitmap + widths.iter().sum::<usize>()) * capacity;
         let log = Vec::with_capacity(words);
         huge_pages::advise(&log);
         FlowLog { widths, bitmap, log, block: 0, last_flow: None, samples: 0, index: OnceCell::new(), rate }
@@ -61,21 +71,29 @@ impl FlowLog {
     pub fn begin_sample(&mut self) {
         self.index = OnceCell::new();
         self.block = self.log.len();
-        self.log.resize(self.block + self.bitmap, f64::from_bits(0));
+        self.log.resize(self.block + 2 * self.bitmap, f64::from_bits(0));
         self.last_flow = None;
         self.samples += 1;
     }
 
-    /// Records flow `flow`'s values at the current sample (flows in increasing order).
-    pub fn push(&mut self, flow: usize, values: &[f64]) {
-        debug_assert_eq!(values.len(), self.widths[flow]);
+    /// Marks `flow` written in the current block (flows in increasing order), rate-only or not.
+    #[inline]
+    fn mark(&mut self, flow: usize, full: bool) {
         assert!(
             self.samples > 0 && self.last_flow.is_none_or(|f| f < flow),
             "flows in order, after begin_sample"
         );
         self.last_flow = Some(flow);
-        let word = &mut self.log[self.block + flow / 64];
-        *word = f64::from_bits(word.to_bits() | 1 << (flow % 64));
+        set_bit(&mut self.log[self.block..], flow);
+        if !full {
+            set_bit(&mut self.log[self.block + self.bitmap..], flow);
+        }
+    }
+
+    /// Records all of flow `flow`'s values at the current sample.
+    pub fn push(&mut self, flow: usize, values: &[f64]) {
+        debug_assert_eq!(values.len(), self.widths[flow]);
+        self.mark(flow, true);
         match <&[f64; STANDARD]>::try_from(values) {
             // The usual width as a fixed-size copy: a few moves instead of a call to memcpy.
             Ok(standard) => self.log.extend_from_slice(standard),
@@ -83,25 +101,39 @@ impl FlowLog {
         }
     }
 
-    /// The flows written in the block at `at`, in order, with where their values start; and where the
-    /// block ends.
-    fn records(&self, log: &[f64], at: usize) -> (Vec<(usize, usize)>, usize) {
+    /// Records only flow `flow`'s rate at the current sample: its other values are those of its last full
+    /// record, which it must have.
+    pub fn push_rate(&mut self, flow: usize, rate: f64) {
+        self.mark(flow, false);
+        self.log.push(rate);
+    }
+
+    /// The records of the block at `at`, in flow order; and where the block ends.
+    fn records(&self, log: &[f64], at: usize) -> (Vec<Record>, usize) {
         let mut out = Vec::new();
-        let mut pos = at + self.bitmap;
+        let mut pos = at + 2 * self.bitmap;
         for w in 0..self.bitmap {
             let mut bits = log[at + w].to_bits();
+            let rate_only = log[at + self.bitmap + w].to_bits();
             while bits != 0 {
-                let flow = w * 64 + bits.trailing_zeros() as usize;
+                let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                out.push((flow, pos));
-                pos += self.widths[flow];
+                let flow = w * 64 + b;
+                let full = rate_only & 1 << b == 0;
+                out.push(Record { flow, at: pos, full });
+                pos += if full { self.widths[flow] } else { 1 };
             }
         }
         (out, pos)
     }
 
+    /// The rate in a record.
+    fn rate_of(&self, log: &[f64], r: &Record) -> f64 {
+        log[r.at + if r.full { self.rate } else { 0 }]
+    }
+
     /// Merges every two adjacent samples into one, as `resolution.rs` merges a full series: a point value
-    /// keeps the later sample's (its record's, or the earlier record's carried over), the rate is the
+    /// keeps the later sample's (its full record's, or the value carried over to it), the rate is the
     /// mean of the two (zero where a sample has no record). The number of samples must be even.
     pub fn halve(&mut self) {
         debug_assert!(self.samples.is_multiple_of(2));
@@ -117,27 +149,38 @@ impl FlowLog {
             let (earlier, later_at) = self.records(&pair, 0);
             let (later, _) = self.records(&pair, later_at);
             let (mut e, mut l) = (earlier.iter().peekable(), later.iter().peekable());
-            self.log[write..write + self.bitmap].fill(f64::from_bits(0));
+            self.log[write..write + 2 * self.bitmap].fill(f64::from_bits(0));
             let block = write;
-            write += self.bitmap;
+            write += 2 * self.bitmap;
             loop {
                 let flow = match (e.peek(), l.peek()) {
                     (None, None) => break,
-                    (Some(a), Some(b)) => a.0.min(b.0),
-                    (Some(a), None) => a.0,
-                    (None, Some(b)) => b.0,
+                    (Some(a), Some(b)) => a.flow.min(b.flow),
+                    (Some(a), None) => a.flow,
+                    (None, Some(b)) => b.flow,
                 };
-                let from_earlier = e.next_if(|r| r.0 == flow).map(|r| r.1);
-                let from_later = l.next_if(|r| r.0 == flow).map(|r| r.1);
-                let rate_of = |at: Option<usize>| at.map_or(0.0, |at| pair[at + self.rate]);
-                let rate = 0.5 * (rate_of(from_earlier) + rate_of(from_later));
-                let src = from_later.or(from_earlier).expect("a record");
-                let width = self.widths[flow];
-                self.log[write..write + width].copy_from_slice(&pair[src..src + width]);
-                self.log[write + self.rate] = rate;
-                let word = &mut self.log[block + flow / 64];
-                *word = f64::from_bits(word.to_bits() | 1 << (flow % 64));
-                write += width;
+                let from_earlier = e.next_if(|r| r.flow == flow);
+                let from_later = l.next_if(|r| r.flow == flow);
+                let rate_in = |r: Option<&Record>| r.map_or(0.0, |r| self.rate_of(&pair, r));
+                let rate = 0.5 * (rate_in(from_earlier) + rate_in(from_later));
+                // The later sample's point values: its own if it has a full record, else those carried
+                // to it, which are the earlier sample's if that has a full record (else carried from
+                // before the pair, and the merged record is rate-only too).
+                let full = [from_later, from_earlier].into_iter().flatten().find(|r| r.full);
+                set_bit(&mut self.log[block..], flow);
+                match full {
+                    Some(src) => {
+                        let width = self.widths[flow];
+                        self.log[write..write + width].copy_from_slice(&pair[src.at..src.at + width]);
+                        self.log[write + self.rate] = rate;
+                        write += width;
+                    }
+                    None => {
+                        set_bit(&mut self.log[block + self.bitmap..], flow);
+                        self.log[write] = rate;
+                        write += 1;
+                    }
+                }
             }
             read = end;
         }
@@ -150,12 +193,12 @@ impl FlowLog {
 
     fn index(&self) -> &Index {
         self.index.get_or_init(|| {
-            let mut per_flow: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.widths.len()];
+            let mut per_flow: Vec<Vec<(usize, Record)>> = vec![Vec::new(); self.widths.len()];
             let mut at = 0;
             for sample in 0..self.samples {
                 let (records, end) = self.records(&self.log, at);
-                for (flow, start) in records {
-                    per_flow[flow].push((sample, start));
+                for r in records {
+                    per_flow[r.flow].push((sample, r));
                 }
                 at = end;
             }
@@ -174,22 +217,40 @@ impl FlowLog {
     /// values at a time.
     pub fn write_series(&self, flow: usize, metric: usize, out: &mut [f64]) {
         let index = self.index();
-        let zero_between = metric == self.rate;
-        let (mut next, mut current) = (0, f64::NAN);
-        for &(sample, at) in &index.records[index.first[flow]..index.first[flow + 1]] {
-            out[next..sample].fill(if zero_between { 0.0 } else { current });
-            current = self.log[at + metric];
-            out[sample] = current;
-            next = sample + 1;
+        let records = &index.records[index.first[flow]..index.first[flow + 1]];
+        let mut next = 0;
+        if metric == self.rate {
+            // Zero between records.
+            for (sample, r) in records {
+                out[next..*sample].fill(0.0);
+                out[*sample] = self.rate_of(&self.log, r);
+                next = sample + 1;
+            }
+            out[next..].fill(0.0);
+            return;
         }
-        out[next..].fill(if zero_between { 0.0 } else { current });
+        let mut current = f64::NAN;
+        for (sample, r) in records {
+            if r.full {
+                out[next..*sample].fill(current);
+                current = self.log[r.at + metric];
+                out[*sample] = current;
+                next = sample + 1;
+            }
+        }
+        out[next..].fill(current);
     }
 }
 
-/// Each flow's records, (sample, start of its values): `records[first[f]..first[f + 1]]`, in sample order.
+fn set_bit(bitmap: &mut [f64], i: usize) {
+    let word = &mut bitmap[i / 64];
+    *word = f64::from_bits(word.to_bits() | 1 << (i % 64));
+}
+
+/// Each flow's records with their sample: `records[first[f]..first[f + 1]]`, in sample order.
 struct Index {
     first: Vec<usize>,
-    records: Vec<(usize, usize)>,
+    records: Vec<(usize, Record)>,
 }
 
 #[cfg(test)]
@@ -197,35 +258,59 @@ mod tests {
     use super::*;
     use crate::measure::resolution::{merge_rows, Merge};
 
+    /// What a sample records of a flow in the examples.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Rec {
+        None,
+        Rate,
+        Full,
+    }
+    use Rec::{Full, None as No, Rate};
+
     /// Two flows of two metrics (the rate first), the dense table they stand for (rows of
-    /// [f0 rate, f0 x, f1 rate, f1 x]), and which flow-samples have records.
+    /// [f0 rate, f0 x, f1 rate, f1 x]), and the number of samples. Every kind of record meets every
+    /// other in a pair of samples, so halving merges each combination.
     fn example() -> (FlowLog, Vec<f64>, usize) {
-        let touched = [
-            [true, true],
-            [false, true],
-            [true, false],
-            [false, false],
-            [true, true],
-            [false, true],
-            [false, false],
-            [true, false],
+        let recorded = [
+            [Full, Full],
+            [No, Rate],
+            [Rate, No],
+            [No, No],
+            [Full, Rate],
+            [Rate, Full],
+            [No, No],
+            [Rate, Rate],
+            [Full, Rate],
+            [Full, Rate],
+            [Rate, Full],
+            [Rate, No],
+            [Full, Full],
+            [No, Full],
+            [Rate, Rate],
+            [No, Full],
         ];
-        let mut log = FlowLog::new(vec![2, 2], touched.len(), 0);
+        let mut log = FlowLog::new(vec![2, 2], recorded.len(), 0);
         let mut dense = Vec::new();
         let mut last = [[0.0, f64::NAN]; 2];
-        for (s, row) in touched.iter().enumerate() {
+        for (s, row) in recorded.iter().enumerate() {
             log.begin_sample();
-            for (f, &t) in row.iter().enumerate() {
-                if t {
-                    last[f] = [(10 * s + f) as f64 + 0.5, (100 * s + f) as f64];
-                    log.push(f, &last[f]);
-                } else {
-                    last[f][0] = 0.0;
+            for (f, &r) in row.iter().enumerate() {
+                let rate = (10 * s + f) as f64 + 0.5;
+                match r {
+                    Full => {
+                        last[f] = [rate, (100 * s + f) as f64];
+                        log.push(f, &last[f]);
+                    }
+                    Rate => {
+                        last[f][0] = rate;
+                        log.push_rate(f, rate);
+                    }
+                    No => last[f][0] = 0.0,
                 }
                 dense.extend_from_slice(&last[f]);
             }
         }
-        (log, dense, touched.len())
+        (log, dense, recorded.len())
     }
 
     fn column(table: &[f64], k: usize) -> Vec<f64> {
@@ -263,6 +348,26 @@ mod tests {
         assert_eq!(series(&log, 1, 2, 2), vec![3.0, 8.0]);
         assert_eq!(series(&log, 0, 1, 2), vec![5.0, 5.0]);
         assert_eq!(series(&log, 0, 0, 2), vec![4.0, 0.0]);
+        log.begin_sample();
+        log.push_rate(0, 9.0);
+        assert_eq!(series(&log, 0, 0, 3), vec![4.0, 0.0, 9.0]);
+        assert_eq!(series(&log, 0, 1, 3), vec![5.0, 5.0, 5.0]);
+    }
+
+    #[test]
+    fn a_rate_only_record_is_one_value() {
+        let mut log = FlowLog::new(vec![9, 9, 9], 2, 4);
+        log.begin_sample();
+        log.push(0, &[1.0; 9]);
+        log.push(2, &[2.0; 9]);
+        log.begin_sample();
+        log.push_rate(0, 3.0);
+        log.push_rate(1, 4.0);
+        // Two blocks: two bitmaps each, nine values per full record, one per rate-only record.
+        assert_eq!(log.log.len(), 2 * 2 + 2 * 9 + 2);
+        assert_eq!(series(&log, 0, 4, 2), vec![1.0, 3.0]);
+        assert_eq!(series(&log, 0, 3, 2), vec![1.0, 1.0]);
+        assert_eq!(series(&log, 1, 4, 2), vec![0.0, 4.0]);
     }
 
     #[test]

@@ -46,9 +46,12 @@ pub struct Recorder {
     /// Sampling instants (calls to `sample`) per recorded sample, and instants since the last one.
     stride: u64,
     since_recorded: u64,
-    /// The sample being recorded: one value per series (the links' and sources' padded to whole tiles).
-    /// Between samples it holds the last one recorded, which an untouched flow's values still are.
+    /// The links' and sources' values at the sample being recorded (padded to whole tiles).
     row: Vec<f64>,
+    /// A flow's values being recorded (`read_flow`).
+    record: Vec<f64>,
+    /// With `verify_untouched`: every flow's values at the last recorded sample, in series order.
+    shadow: Vec<f64>,
     /// Flows whose sender may have changed since the last recorded sample (`touch`). With many flows most
     /// did nothing at all in 10 ms (three in five at 1000 flows): their values are the last sample's, with
     /// a rate of zero, and reading their state again cost a tenth of the run.
@@ -58,13 +61,14 @@ pub struct Recorder {
     /// Tests set this: untouched flows are read anyway, and the recorder panics if any value differs from
     /// what it would have kept (an event changed a flow's state without `touch`).
     pub verify_untouched: bool,
-    /// Link directions that appear on some route, in index order, with their first series.
+    /// Link directions that appear on some route, in index order, with their first value in `row`.
     link_dirs: Vec<(u32, usize)>,
     /// First series of each flow (standard metrics, then the algorithm's extra ones).
     flow_base: Vec<usize>,
     /// Number of extra series of each flow (asked once: it is a virtual call).
     flow_extra: Vec<usize>,
     extra_buf: Vec<f64>,
+    /// The sources' first value in `row`.
     traffic_base: usize,
     last_flow_bits: Vec<u64>,
     last_link_bits: Vec<u64>,
@@ -103,13 +107,13 @@ impl Recorder {
         for (d, u) in used.iter().enumerate() {
             if *u {
                 let (id, dir) = link_dir_name(s, d as u32);
-                link_dirs.push((d as u32, series.len()));
+                link_dirs.push((d as u32, series.len() - flow_series));
                 for m in LINK_METRICS {
                     series.push(Series { kind: "link", id: format!("{id}:{dir}"), metric: m });
                 }
             }
         }
-        let traffic_base = series.len();
+        let traffic_base = series.len() - flow_series;
         for t in &s.traffic {
             for m in TRAFFIC_METRICS {
                 series.push(Series { kind: "traffic", id: t.id.clone(), metric: m });
@@ -117,12 +121,14 @@ impl Recorder {
         }
         let widths = flow_extra.iter().map(|e| FLOW_METRICS.len() + e).collect();
         let dense = Tiles::new(series.len() - flow_series, n_samples);
-        let row = vec![f64::NAN; flow_series + dense.row_width()];
+        let row = vec![f64::NAN; dense.row_width()];
         let values = SeriesStore::new(FlowLog::new(widths, n_samples, RATE), dense);
         Recorder {
             interval: s.sample_interval,
             times: Vec::with_capacity(n_samples),
             row,
+            record: Vec::new(),
+            shadow: Vec::new(),
             touched: all_bits(flows.len()),
             received: vec![0; flows.len().div_ceil(64)],
             verify_untouched: false,
@@ -157,7 +163,7 @@ impl Recorder {
     }
 
     /// Flow `f`'s receiver got data and nothing else changed: at the next sample only its rate needs
-    /// reading (half the flows read at 1000 flows and 10 ms).
+    /// reading and recording (half the flows recorded at 1000 flows and 10 ms).
     #[inline]
     pub fn touch_received(&mut self, f: u32) {
         self.received[f as usize / 64] |= 1 << (f % 64);
@@ -183,34 +189,7 @@ impl Recorder {
         self.times.push(secs(now));
         self.values.flows.begin_sample();
         if self.verify_untouched {
-            for (i, f) in flows.iter().enumerate() {
-                let at = self.flow_base[i];
-                let width = FLOW_METRICS.len() + self.flow_extra[i];
-                let received = take_bit(&mut self.received, i);
-                if take_bit(&mut self.touched, i) {
-                    self.read_flow(i, f, dt);
-                    self.values.flows.push(i, &self.row[at..at + width]);
-                    continue;
-                }
-                // What the fast path keeps: the last sample's values, with the rate read again if data
-                // arrived, else 0 / dt, which is exactly 0. Reading the whole flow must give just that.
-                let last_bits = self.last_flow_bits[i];
-                if received {
-                    self.read_rate(i, f, dt);
-                    self.values.flows.push(i, &self.row[at..at + width]);
-                } else {
-                    self.row[at + RATE] = 0.0;
-                }
-                let kept = self.row[at..at + width].to_vec();
-                self.last_flow_bits[i] = last_bits;
-                self.read_flow(i, f, dt);
-                let read = &self.row[at..at + width];
-                let same = kept.iter().zip(read).all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(
-                    same,
-                    "flow {i} changed without a touch at t = {now} ns: kept {kept:?}, read {read:?}"
-                );
-            }
+            self.sample_verifying(now, flows, dt);
         } else {
             // Only the touched flows and those that received data, in order.
             for w in 0..self.touched.len() {
@@ -220,13 +199,13 @@ impl Recorder {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let i = w * 64 + b;
-                    let width = if whole & 1 << b != 0 {
-                        self.read_flow(i, &flows[i], dt)
+                    if whole & 1 << b != 0 {
+                        self.read_flow(i, &flows[i], dt);
+                        self.values.flows.push(i, &self.record);
                     } else {
-                        self.read_rate(i, &flows[i], dt)
-                    };
-                    let at = self.flow_base[i];
-                    self.values.flows.push(i, &self.row[at..at + width]);
+                        let rate = self.read_rate(i, &flows[i], dt);
+                        self.values.flows.push_rate(i, rate);
+                    }
                 }
             }
         }
@@ -245,30 +224,64 @@ impl Recorder {
             self.last_traffic_bits[i] = s.delivered_bits;
             self.row[self.traffic_base + i] = rate;
         }
-        self.values.dense.push_row(&self.row[self.flow_series()..]);
+        self.values.dense.push_row(&self.row);
     }
 
-    /// Reads only flow `i`'s rate into its part of the row (its sender has not changed since the last
-    /// sample, so the other values there are still its values); returns how many values the flow has.
-    fn read_rate(&mut self, i: usize, f: &Flow, dt: f64) -> usize {
+    /// The flows' part of `sample` with `verify_untouched`: records exactly what the fast path records,
+    /// and also reads every other flow, checking it against what the fast path assumes: a flow without
+    /// a touch has its last values, with its rate read again if it received data, else a rate of 0 / dt,
+    /// which is exactly 0.
+    fn sample_verifying(&mut self, now: Time, flows: &[Flow], dt: f64) {
+        if self.shadow.is_empty() {
+            self.shadow = vec![f64::NAN; self.flow_series()];
+        }
+        for (i, f) in flows.iter().enumerate() {
+            let at = self.flow_base[i];
+            let width = FLOW_METRICS.len() + self.flow_extra[i];
+            let received = take_bit(&mut self.received, i);
+            if take_bit(&mut self.touched, i) {
+                self.read_flow(i, f, dt);
+                self.values.flows.push(i, &self.record);
+                self.shadow[at..at + width].copy_from_slice(&self.record);
+                continue;
+            }
+            let last_bits = self.last_flow_bits[i];
+            let rate = if received { self.read_rate(i, f, dt) } else { 0.0 };
+            if received {
+                self.values.flows.push_rate(i, rate);
+            }
+            self.shadow[at + RATE] = rate;
+            // Read again from the same starting point: the rate must come out the same.
+            self.last_flow_bits[i] = last_bits;
+            self.read_flow(i, f, dt);
+            let kept = &self.shadow[at..at + width];
+            let same = kept.iter().zip(&self.record).all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(
+                same,
+                "flow {i} changed without a touch at t = {now} ns: kept {kept:?}, read {:?}",
+                self.record
+            );
+        }
+    }
+
+    /// Reads only flow `i`'s rate (its sender has not changed since the last sample, so its other values
+    /// are those of its last full record).
+    fn read_rate(&mut self, i: usize, f: &Flow, dt: f64) -> f64 {
         let bits = f.receiver.data_bits;
-        self.row[self.flow_base[i] + RATE] = as_f64(bits - self.last_flow_bits[i]) / dt;
+        let rate = as_f64(bits - self.last_flow_bits[i]) / dt;
         self.last_flow_bits[i] = bits;
-        FLOW_METRICS.len() + self.flow_extra[i]
+        rate
     }
 
-    /// Reads flow `i`'s values into its part of the row; returns how many.
-    fn read_flow(&mut self, i: usize, f: &Flow, dt: f64) -> usize {
+    /// Reads all of flow `i`'s values into `record`.
+    fn read_flow(&mut self, i: usize, f: &Flow, dt: f64) {
         let nan = f64::NAN;
-        let at = self.flow_base[i];
         let s = &f.sender;
         let cc = s.cc.sample();
         let tr = cc.trace;
         let srtt = tr.srtt.or_else(|| s.rto.srtt());
         let base = tr.base_rtt.or(s.stats.rtt_min);
-        let bits = f.receiver.data_bits;
-        let rate = as_f64(bits - self.last_flow_bits[i]) / dt;
-        self.last_flow_bits[i] = bits;
+        let rate = self.read_rate(i, f, dt);
         let ssthresh = cc.ssthresh;
         let vals = [
             cc.window,
@@ -282,18 +295,17 @@ impl Recorder {
             s.stats.ipd_jitter.map_or(nan, secs),
         ];
         debug_assert_eq!(vals[RATE], rate);
-        self.row[at..at + vals.len()].copy_from_slice(&vals);
+        self.record.clear();
+        self.record.extend_from_slice(&vals);
         let n_extra = self.flow_extra[i];
         if n_extra > 0 {
             self.extra_buf.clear();
             s.cc.extra_values(&mut self.extra_buf);
-            // Exactly one value per series keeps the row aligned with the series.
-            let extra = &mut self.row[at + vals.len()..at + vals.len() + n_extra];
-            for (k, v) in extra.iter_mut().enumerate() {
-                *v = self.extra_buf.get(k).copied().unwrap_or(nan);
+            // Exactly one value per series keeps the record aligned with the series.
+            for k in 0..n_extra {
+                self.record.push(self.extra_buf.get(k).copied().unwrap_or(nan));
             }
         }
-        vals.len() + n_extra
     }
 
     /// Merges every two adjacent samples into one (`resolution.rs`), so memory never holds more than

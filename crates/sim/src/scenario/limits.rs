@@ -65,11 +65,11 @@ fn samples(sc: &Scenario) -> u64 {
 
 /// Bytes the recorder may use at most for `flow_series` series of flows and `dense_series` of links and
 /// sources: per sample, a value per flow series (when every flow changes at every sample) and the flow
-/// log's bitmap of one bit per flow (`measure/flow_log.rs`), the dense series in whole tiles, and the
-/// sample time.
+/// log's two bitmaps of one bit per flow (`measure/flow_log.rs`), the dense series in whole tiles, and
+/// the sample time.
 pub fn series_bytes(flow_series: u64, dense_series: u64, sc: &Scenario) -> u64 {
     let per_sample =
-        flow_series + (sc.flows.len() as u64).div_ceil(64) + dense_series.div_ceil(TILE) * TILE + 1;
+        flow_series + 2 * (sc.flows.len() as u64).div_ceil(64) + dense_series.div_ceil(TILE) * TILE + 1;
     per_sample.saturating_mul(samples(sc)).saturating_mul(8)
 }
 
