@@ -3,6 +3,7 @@
 //! and interleave round-robin). Each stream is delivered in order on its own, so a hole blocks only its
 //! own stream: with n = 1 this is plain TCP's in-order delivery and its head-of-line blocking.
 
+use super::deque::shrink_when_mostly_empty;
 use crate::time::Time;
 use std::collections::VecDeque;
 
@@ -81,6 +82,7 @@ impl AppDelivery {
             st.waiting.pop_front();
             sent = st.waiting.front().copied().filter(|&t| t != NOT_ARRIVED);
         }
+        shrink_when_mostly_empty(&mut st.waiting);
         delivered
     }
 

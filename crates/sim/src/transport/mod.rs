@@ -6,6 +6,7 @@
 
 pub mod convergence;
 pub mod delivery;
+pub mod deque;
 pub mod pacing;
 pub mod rate_sample;
 pub mod receiver;

@@ -10,6 +10,7 @@
 //!
 //! Only flows whose algorithm asks for rate samples have a sampler, so the others keep no per-packet state.
 
+use super::deque::shrink_when_mostly_empty;
 use crate::cc::RateSample;
 use crate::time::Time;
 use std::collections::VecDeque;
@@ -106,6 +107,7 @@ impl RateSampler {
         // The newest of the packets this ACK covers gives the sample.
         let n = (acked as usize).min(self.sent.len());
         let newest = self.sent.drain(..n).max_by_key(|s| s.sent_time);
+        shrink_when_mostly_empty(&mut self.sent);
         self.base = una;
         if self.app_limited_until != 0 && self.delivered > self.app_limited_until {
             self.app_limited_until = 0;

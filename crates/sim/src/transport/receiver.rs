@@ -2,6 +2,7 @@
 //! delayed ACKs (off by default, as in ns-2's TCPSink; on, it ACKs every second in-order packet or when the
 //! delayed-ACK timer expires, and at once for anything out of order, RFC 5681 §4.2).
 
+use super::deque::shrink_when_mostly_empty;
 use crate::time::Time;
 use std::collections::VecDeque;
 
@@ -72,6 +73,7 @@ impl Receiver {
                 }
                 self.rcv_nxt += 1;
             }
+            shrink_when_mostly_empty(&mut self.ooo);
         } else if seq > self.rcv_nxt {
             let idx = (seq - self.rcv_nxt - 1) as usize;
             // The usual case past a hole is the next packet in sequence: one push, no resize.

@@ -4,6 +4,7 @@
 //! which packets leave and when recovery starts and ends.
 
 use super::convergence::ConvergenceTracker;
+use super::deque::shrink_when_mostly_empty;
 use super::pacing::Pacer;
 use super::rate_sample::RateSampler;
 use super::rto::RtoEstimator;
@@ -290,6 +291,7 @@ impl Sender {
             self.account_cwnd(now);
             let acked = a.ack - self.snd_una;
             self.first_sent.drain(..(acked as usize).min(self.first_sent.len()));
+            shrink_when_mostly_empty(&mut self.first_sent);
             self.snd_una = a.ack;
             // Inter-ACK delay of new ACKs (P003's IPD; duplicates are ignored).
             if let Some(last) = self.last_new_ack {
