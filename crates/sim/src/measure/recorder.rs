@@ -200,8 +200,8 @@ impl Recorder {
                     bits &= bits - 1;
                     let i = w * 64 + b;
                     if whole & 1 << b != 0 {
-                        self.read_flow(i, &flows[i], dt);
-                        self.values.flows.push(i, &self.record);
+                        let out = self.values.flows.push_full(i);
+                        read_flow(&flows[i], &mut self.last_flow_bits[i], dt, &mut self.extra_buf, out);
                     } else {
                         let rate = self.read_rate(i, &flows[i], dt);
                         self.values.flows.push_rate(i, rate);
@@ -275,37 +275,8 @@ impl Recorder {
 
     /// Reads all of flow `i`'s values into `record`.
     fn read_flow(&mut self, i: usize, f: &Flow, dt: f64) {
-        let nan = f64::NAN;
-        let s = &f.sender;
-        let cc = s.cc.sample();
-        let tr = cc.trace;
-        let srtt = tr.srtt.or_else(|| s.rto.srtt());
-        let base = tr.base_rtt.or(s.stats.rtt_min);
-        let rate = self.read_rate(i, f, dt);
-        let ssthresh = cc.ssthresh;
-        let vals = [
-            cc.window,
-            s.stats.last_rtt.map_or(nan, secs),
-            srtt.map_or(nan, secs),
-            base.map_or(nan, secs),
-            rate,
-            as_f64(s.inflight()),
-            if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
-            s.stats.ipd.map_or(nan, secs),
-            s.stats.ipd_jitter.map_or(nan, secs),
-        ];
-        debug_assert_eq!(vals[RATE], rate);
-        self.record.clear();
-        self.record.extend_from_slice(&vals);
-        let n_extra = self.flow_extra[i];
-        if n_extra > 0 {
-            self.extra_buf.clear();
-            s.cc.extra_values(&mut self.extra_buf);
-            // Exactly one value per series keeps the record aligned with the series.
-            for k in 0..n_extra {
-                self.record.push(self.extra_buf.get(k).copied().unwrap_or(nan));
-            }
-        }
+        self.record.resize(FLOW_METRICS.len() + self.flow_extra[i], 0.0);
+        read_flow(f, &mut self.last_flow_bits[i], dt, &mut self.extra_buf, &mut self.record);
     }
 
     /// Merges every two adjacent samples into one (`resolution.rs`), so memory never holds more than
@@ -316,6 +287,41 @@ impl Recorder {
         self.values.flows.halve();
         let dense = &self.series[self.flow_series()..];
         self.values.dense.merge_pairs(|i| dense.get(i).map_or(Merge::Last, |s| merge_rule(s.metric)));
+    }
+}
+
+/// Reads all of flow `f`'s values into `out` (one per series of the flow, in order), its rate since
+/// `last_bits` data bits over `dt` seconds (and moves `last_bits` on).
+fn read_flow(f: &Flow, last_bits: &mut u64, dt: f64, extra_buf: &mut Vec<f64>, out: &mut [f64]) {
+    let nan = f64::NAN;
+    let s = &f.sender;
+    let cc = s.cc.sample();
+    let tr = cc.trace;
+    let srtt = tr.srtt.or_else(|| s.rto.srtt());
+    let base = tr.base_rtt.or(s.stats.rtt_min);
+    let bits = f.receiver.data_bits;
+    let rate = as_f64(bits - *last_bits) / dt;
+    *last_bits = bits;
+    let ssthresh = cc.ssthresh;
+    let (standard, extra) = out.split_at_mut(FLOW_METRICS.len());
+    standard.copy_from_slice(&[
+        cc.window,
+        s.stats.last_rtt.map_or(nan, secs),
+        srtt.map_or(nan, secs),
+        base.map_or(nan, secs),
+        rate,
+        as_f64(s.inflight()),
+        if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
+        s.stats.ipd.map_or(nan, secs),
+        s.stats.ipd_jitter.map_or(nan, secs),
+    ]);
+    if !extra.is_empty() {
+        extra_buf.clear();
+        s.cc.extra_values(extra_buf);
+        // Exactly one value per series keeps the record aligned with the series.
+        for (k, v) in extra.iter_mut().enumerate() {
+            *v = extra_buf.get(k).copied().unwrap_or(nan);
+        }
     }
 }
 
