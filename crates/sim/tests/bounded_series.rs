@@ -57,7 +57,7 @@ fn the_summary_reports_the_recorded_interval() {
 }
 
 #[test]
-fn a_resumed_run_halves_what_it_already_flushed_the_same_way() {
+fn a_resumed_run_halves_what_it_already_recorded_the_same_way() {
     let text = one_flow("newreno", "10Mbps", "20ms", 50, 20.0, "");
     let whole = run_with(&text, Some(32));
     let mut sim = Simulation::new(scenario::from_toml_str(&text, "test.toml").expect("valid"));

@@ -143,13 +143,15 @@ impl FlowLog {
         let mut pair = Vec::new();
         let (mut read, mut write) = (0, 0);
         for _ in 0..self.samples / 2 {
-            // The two blocks are copied out first: the merged block may be longer than the earlier one.
-            let (_, mid) = self.records(&self.log, read);
-            let (_, end) = self.records(&self.log, mid);
+            // The two blocks are copied out first (the merged block may be longer than the earlier one),
+            // and their records' positions made positions in the copy.
+            let (mut earlier, mid) = self.records(&self.log, read);
+            let (mut later, end) = self.records(&self.log, mid);
             pair.clear();
             pair.extend_from_slice(&self.log[read..end]);
-            let (earlier, later_at) = self.records(&pair, 0);
-            let (later, _) = self.records(&pair, later_at);
+            for r in earlier.iter_mut().chain(&mut later) {
+                r.at -= read;
+            }
             let (mut e, mut l) = (earlier.iter().peekable(), later.iter().peekable());
             self.log[write..write + 2 * self.bitmap].fill(f64::from_bits(0));
             let block = write;

@@ -48,7 +48,8 @@ pub struct Recorder {
     since_recorded: u64,
     /// The links' and sources' values at the sample being recorded (padded to whole tiles).
     row: Vec<f64>,
-    /// A flow's values being recorded (`read_flow`).
+    /// With `verify_untouched`: the values of the flow being read (the fast path writes them straight
+    /// into the flow log).
     record: Vec<f64>,
     /// With `verify_untouched`: every flow's values at the last recorded sample, in series order.
     shadow: Vec<f64>,
@@ -246,10 +247,13 @@ impl Recorder {
                 continue;
             }
             let last_bits = self.last_flow_bits[i];
-            let rate = if received { self.read_rate(i, f, dt) } else { 0.0 };
-            if received {
+            let rate = if received {
+                let rate = self.read_rate(i, f, dt);
                 self.values.flows.push_rate(i, rate);
-            }
+                rate
+            } else {
+                0.0
+            };
             self.shadow[at + RATE] = rate;
             // Read again from the same starting point: the rate must come out the same.
             self.last_flow_bits[i] = last_bits;
@@ -267,13 +271,10 @@ impl Recorder {
     /// Reads only flow `i`'s rate (its sender has not changed since the last sample, so its other values
     /// are those of its last full record).
     fn read_rate(&mut self, i: usize, f: &Flow, dt: f64) -> f64 {
-        let bits = f.receiver.data_bits;
-        let rate = as_f64(bits - self.last_flow_bits[i]) / dt;
-        self.last_flow_bits[i] = bits;
-        rate
+        rate_since(f, &mut self.last_flow_bits[i], dt)
     }
 
-    /// Reads all of flow `i`'s values into `record`.
+    /// With `verify_untouched`: reads all of flow `i`'s values into `record`.
     fn read_flow(&mut self, i: usize, f: &Flow, dt: f64) {
         self.record.resize(FLOW_METRICS.len() + self.flow_extra[i], 0.0);
         read_flow(f, &mut self.last_flow_bits[i], dt, &mut self.extra_buf, &mut self.record);
@@ -290,6 +291,15 @@ impl Recorder {
     }
 }
 
+/// Flow `f`'s receive rate in bits per second since its receiver had `last_bits` data bits, `dt` seconds
+/// ago; moves `last_bits` on.
+fn rate_since(f: &Flow, last_bits: &mut u64, dt: f64) -> f64 {
+    let bits = f.receiver.data_bits;
+    let rate = as_f64(bits - *last_bits) / dt;
+    *last_bits = bits;
+    rate
+}
+
 /// Reads all of flow `f`'s values into `out` (one per series of the flow, in order), its rate since
 /// `last_bits` data bits over `dt` seconds (and moves `last_bits` on).
 fn read_flow(f: &Flow, last_bits: &mut u64, dt: f64, extra_buf: &mut Vec<f64>, out: &mut [f64]) {
@@ -299,9 +309,7 @@ fn read_flow(f: &Flow, last_bits: &mut u64, dt: f64, extra_buf: &mut Vec<f64>, o
     let tr = cc.trace;
     let srtt = tr.srtt.or_else(|| s.rto.srtt());
     let base = tr.base_rtt.or(s.stats.rtt_min);
-    let bits = f.receiver.data_bits;
-    let rate = as_f64(bits - *last_bits) / dt;
-    *last_bits = bits;
+    let rate = rate_since(f, last_bits, dt);
     let ssthresh = cc.ssthresh;
     let (standard, extra) = out.split_at_mut(FLOW_METRICS.len());
     standard.copy_from_slice(&[

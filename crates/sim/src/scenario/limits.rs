@@ -1,10 +1,10 @@
 //! `[limits]` and the one budget that can be checked before a run: the memory of its time series. The
 //! recorder reserves the series up front for the worst case (one value per sample per series, at most
 //! `max_samples` samples each, and every flow changing at every sample), so a scenario whose series alone
-//! could exceed its memory budget (a large `max_samples` with a
-//! fine `sample_interval`, or a great many flows) is refused here with what it would need, instead of
-//! being killed by the operating system halfway. Everything that grows while the run goes (packets in
-//! queues, windows) is checked by the run itself (`sim/budget.rs`).
+//! could exceed its memory budget (a large `max_samples` with a fine `sample_interval`, or a great many
+//! flows) is refused here with what it would need, instead of being killed by the operating system
+//! halfway. Everything that grows while the run goes (packets in queues, windows) is checked by the run
+//! itself (`sim/budget.rs`).
 
 use super::check::{Checker, Table};
 use super::model::{Limits, Scenario};

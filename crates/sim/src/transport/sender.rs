@@ -10,7 +10,7 @@ use super::rate_sample::RateSampler;
 use super::rto::RtoEstimator;
 use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent};
 use crate::scenario::TransportConfig;
-use crate::time::Time;
+use crate::time::{as_f64, Time};
 use std::collections::VecDeque;
 
 /// A packet the sender wants transmitted now.
@@ -189,12 +189,12 @@ impl Sender {
         // Packets actually in the network: during recovery the sequence-space flight also counts every
         // packet already delivered out of order, which NewReno's inflation tracks (one per duplicate
         // ACK). The ns-2 FAST module's old_pif is likewise its SACK "pipe".
-        // Through i64: x86-64 converts signed integers in one instruction and unsigned ones in several;
-        // a packet count is far below 2^63, so the result is the same.
+        // Back through i64 for the same reason as `as_f64`: one instruction, and a packet count is far
+        // below 2^63.
         let inflight_at_send = if self.inflation == 0.0 {
             flight.max(1)
         } else {
-            (flight as i64 as f64 - self.inflation).max(1.0) as i64 as u64
+            (as_f64(flight) - self.inflation).max(1.0) as i64 as u64
         };
         let idx = (seq - self.snd_una) as usize;
         let first_sent = if idx == self.first_sent.len() {
