@@ -138,8 +138,8 @@ fn without_limits_the_memory_budget_is_half_the_machine() {
     }
 }
 
-/// 3000 flows: their time series may need `samples` x (3000 flows x 9 series + a bitmap of 47 words + 6 link
-/// series in a tile of 8 + the time) values of 8 bytes.
+/// 3000 flows: their time series may need `samples` x (3000 flows x 9 series + two bitmaps of 47 words + 6
+/// link series in a tile of 8 + the time) values of 8 bytes.
 fn many_flows(samples: u32, limits: &str) -> String {
     let mut text = format!(
         "name = \"many\"\nduration = {}\nsample_interval = \"10ms\"\nmax_samples = {samples}\n\

@@ -4,9 +4,9 @@
 //! being killed by the operating system.
 //!
 //! Memory is an estimate from the sizes of the structures that can grow (link rings, per-flow buffers,
-//! the event queue) plus the time series' worst case, reserved up front: deterministic, so the same scenario stops at
-//! the same event on every machine with the same budget, and cheap enough to take every few hundred
-//! thousand events even with ten thousand flows.
+//! the event queue) plus the time series' worst case, reserved up front: deterministic, so the same
+//! scenario stops at the same event on every machine with the same budget, and cheap enough to take every
+//! few hundred thousand events even with ten thousand flows.
 
 use super::{Flow, Simulation};
 use crate::engine::Event;
