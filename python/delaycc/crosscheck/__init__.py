@@ -1,0 +1,73 @@
+"""`delaycc crosscheck`: a scenario run in delaycc and in ns-2, both outputs written as `delaycc run` writes
+them, figures overlaying the two, and a comparison of every figure (docs/crosscheck.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import api
+from ..ns2 import results, runner, scenario
+from ..ns2.locate import locate
+from ..output import atomic_write
+from ..result import Result
+from . import figures
+from .compare import Comparison, diff
+
+__all__ = ["Comparison", "Crosscheck", "crosscheck"]
+
+
+@dataclass
+class Crosscheck:
+    sim: Result
+    ns2: Result
+    comparison: Comparison
+
+
+def crosscheck(
+    path: str | Path,
+    out: str | Path | None = None,
+    *,
+    ns2: str | None = None,
+    agents: Mapping[str, str] | None = None,
+    tolerances: Mapping[str, float] | None = None,
+    timeout_s: float = runner.DEFAULT_TIMEOUT_S,
+    figures_too: bool = True,
+    raw_dir: Path | None = None,
+) -> Crosscheck:
+    """Runs the scenario file at ``path`` in both simulators. With ``out``: ``out/delaycc/`` and
+    ``out/ns2/`` (each as `delaycc run --out` writes it; ns-2's script and raw samples in ``out/ns2/raw/``),
+    ``out/figures/`` (overlays) and ``comparison.json``/``.csv``/``.txt``, written last.
+
+    Everything that can be refused is checked before either simulator runs: an invalid file
+    (ScenarioError), what ns-2 cannot express (Ns2Unsupported), no ns-2 or one without a needed agent
+    (Ns2Error)."""
+    s, differences = scenario.load(path, agents)
+    binary = locate(ns2)
+    if any(f.agent == "Fast" for f in s.flows) and not binary.has_fast:
+        runner.run(binary, s, Path("/nonexistent"))  # raises the one-line "no Agent/TCP/Fast" error
+    sim = api.run(str(path))
+    out_dir = Path(out) if out is not None else None
+    if raw_dir is None:
+        if out_dir is None:
+            import tempfile
+
+            raw_dir = Path(tempfile.mkdtemp(prefix="delaycc-ns2-"))
+        else:
+            raw_dir = out_dir / "ns2" / "raw"
+    if out_dir is not None:
+        sim.save(out_dir / "delaycc", figures=figures_too)
+    raw = runner.run(binary, s, raw_dir, timeout_s)
+    ref = results.build(s, raw, binary, differences)
+    c = diff(sim, ref, differences)
+    if tolerances:
+        c.judge(tolerances)
+    if out_dir is not None:
+        ref.save(out_dir / "ns2", figures=figures_too)
+        if figures_too:
+            figures.write(sim, ref, out_dir / "figures")
+        atomic_write(out_dir / "comparison.csv", lambda p: p.write_text(c.csv_text()))
+        atomic_write(out_dir / "comparison.txt", lambda p: p.write_text(c.table() + "\n"))
+        atomic_write(out_dir / "comparison.json", lambda p: p.write_text(c.json_text()))
+    return Crosscheck(sim, ref, c)

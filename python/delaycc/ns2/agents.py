@@ -1,0 +1,64 @@
+"""Which ns-2 agent runs each delaycc algorithm, and how each algorithm parameter maps onto it.
+
+A parameter either maps to a Tcl variable of the agent (always set from the scenario's resolved value, so
+both simulators run the same specification) or names behaviour the ns-2 agent has built in. A scenario
+that sets such a parameter to anything else is refused; left at delaycc's default where that differs from
+the agent, it is listed among the run's known differences (docs/crosscheck.md explains each).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    agent: str
+    """Class under Agent/TCP."""
+    sink: str
+    """Receiver class: TCPSink (cumulative ACKs) or TCPSink/Sack1 (SACK blocks)."""
+    tcl_vars: dict[str, str] = field(default_factory=dict)
+    """delaycc parameter -> agent variable, set from the scenario's value (explicit or default)."""
+    explicit_vars: dict[str, str] = field(default_factory=dict)
+    """delaycc parameter -> agent variable, set only when the scenario sets it (otherwise ns-2's default,
+    because delaycc's default means something the variable does not)."""
+    built_in: dict[str, Any] = field(default_factory=dict)
+    """delaycc parameter -> the value that describes what the ns-2 agent always does."""
+
+
+AGENTS: dict[str, AgentSpec] = {
+    # tcp/tcp-fast.cc (CUBIN FAST module v1.1.3). Its fast retransmit counts a duplicate ACK only when its
+    # SACK scoreboard changes, so with a plain TCPSink every loss ends in a timeout; delaycc's FAST
+    # retransmits on three duplicate ACKs, which the module does only with a SACK sink (as the module's
+    # own example scripts use).
+    "fast": AgentSpec(
+        agent="Fast",
+        sink="TCPSink/Sack1",
+        tcl_vars={"alpha": "alpha_", "gamma": "gamma_", "mi_threshold": "mi_threshold_"},
+        explicit_vars={"min_update_interval": "cwnd_update_period_"},
+        built_in={
+            "update_every_other_rtt": True,  # UPDATE_CWND_EVERY_OTHER_RTT is defined in tcp-fast.h
+            "spread_increase": True,  # fast_pace()
+            "mi_reentry": True,  # the MI test runs on every new ACK
+            "cap_2w": False,  # no cap on one update
+            "avg_rtt_max_weight": 1 / 256,  # weight min(3/cwnd, 1/256)
+            "pacing": False,
+        },
+    ),
+    # tcp/tcp-vegas.cc: the round's mean RTT (v_sumRTT_/v_cntRTT_), window 3/4 on fast retransmit.
+    "vegas": AgentSpec(
+        agent="Vegas",
+        sink="TCPSink",
+        tcl_vars={"alpha": "v_alpha_", "beta": "v_beta_", "gamma": "v_gamma_"},
+        built_in={"rtt_statistic": "mean", "loss_reduction": 0.75},
+    ),
+    "newreno": AgentSpec(agent="Newreno", sink="TCPSink", explicit_vars={"initial_ssthresh": "ssthresh_"}),
+    "reno": AgentSpec(agent="Reno", sink="TCPSink", explicit_vars={"initial_ssthresh": "ssthresh_"}),
+}
+
+SACK_AGENT = "Sack1"
+"""Agent/TCP/Sack1 with TCPSink/Sack1: what `--ns2-agent FLOW=Sack1` (or a suite case) asks for."""
+
+AGENT_CHOICES = ("Fast", "Vegas", "Newreno", "Reno", "Sack1")
+SINK_CHOICES = ("TCPSink", "TCPSink/Sack1")

@@ -1,0 +1,196 @@
+"""Turning ns-2's samples and counters into the outputs of `delaycc run`: the same summary.json fields and
+time series, on the same sample grid. docs/crosscheck.md lists where an ns-2 figure is measured differently
+(mean RTT and maximum queue from the samples; throughput without retransmissions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..result import Result
+from .locate import Ns2
+from .model import Flow, Scenario
+from .runner import RawRun
+
+FLOW_METRICS = ("cwnd_pkts", "rtt_s", "srtt_s", "base_rtt_s", "rate_bps", "inflight_pkts", "ssthresh_pkts")
+LINK_METRICS = ("queue_pkts", "throughput_bps", "drops")
+
+
+def _column(df: pd.DataFrame, name: str, slots: np.ndarray, n: int) -> np.ndarray:
+    out = np.full(n, np.nan)
+    out[slots] = pd.to_numeric(df[name], errors="coerce").to_numpy(dtype=float)
+    return out
+
+
+def _slots(df: pd.DataFrame, interval: float, n: int) -> tuple[pd.DataFrame, np.ndarray]:
+    k = np.rint(df["time"].to_numpy(dtype=float) / interval).astype(int) - 1
+    ok = (k >= 0) & (k < n)
+    return df[ok], k[ok]
+
+
+def _positive(x: np.ndarray) -> np.ndarray:
+    return np.where(x > 0, x, np.nan)
+
+
+def _flow(
+    s: Scenario, f: Flow, df: pd.DataFrame, end: dict[str, float], times: np.ndarray
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    n = len(times)
+    iv = s.sample_interval_s
+    rows, k = _slots(df, iv, n)
+    wire = s.payload + s.header_size
+    # The sink counts in-order bytes on the wire, the 40-byte SYN (syn_, ns-2's default) included.
+    sink = _column(rows, "sink_bytes", k, n)
+    data_bytes = np.maximum(sink - s.header_size, 0.0)
+    delivered_pkts = float(np.floor(max(end["bytes_"] - s.header_size, 0.0) / wire + 1e-9))
+    rate = np.diff(np.nan_to_num(data_bytes), prepend=0.0) / wire * s.packet_size * 8.0 / iv
+    ack = _column(rows, "ack", k, n)
+    seq = _column(rows, "t_seqno", k, n)
+    rtt = _positive(_column(rows, "rtt", k, n))
+    srtt = _positive(_column(rows, "srtt", k, n))
+    base = _positive(_column(rows, "basertt", k, n))
+    cwnd = _column(rows, "cwnd", k, n)
+    ssthresh = _column(rows, "ssthresh", k, n)
+    active_mask = (times > f.start_s) & (times <= f.stop_s + 1e-12)
+    cwnd = np.where(times > f.start_s, cwnd, np.nan)
+    series = {
+        "cwnd_pkts": cwnd,
+        "rtt_s": rtt,
+        "srtt_s": srtt,
+        "base_rtt_s": base,
+        "rate_bps": rate,
+        "inflight_pkts": np.maximum(seq - ack - 1, 0.0),
+        "ssthresh_pkts": np.where(ssthresh > 0, ssthresh, np.nan),
+    }
+    active = max(f.stop_s - f.start_s, 1e-9)
+    goodput_bytes = delivered_pkts * s.payload
+    if f.bytes is not None:
+        goodput_bytes = min(goodput_bytes, float(f.bytes))
+    rtt_active = rtt[active_mask & np.isfinite(rtt)]
+    cwnd_active = cwnd[active_mask & np.isfinite(cwnd)]
+    final_base = end.get("baseRTT_")
+    row: dict[str, Any] = {
+        "id": f.id,
+        "algorithm": f.algorithm,
+        "ns2_agent": f"Agent/TCP/{f.agent}",
+        "ns2_sink": f"Agent/{f.sink}",
+        "throughput_bps": delivered_pkts * s.packet_size * 8.0 / active,
+        "goodput_bps": goodput_bytes * 8.0 / active,
+        "retransmits": int(end["nrexmitpack_"]),
+        "timeouts": int(end["nrexmit_"]),
+        "cwnd_cuts": int(end["ncwndcuts_"]),
+        "mean_rtt_s": float(rtt_active.mean()) if len(rtt_active) else None,
+        "min_rtt_s": float(rtt_active.min()) if len(rtt_active) else None,
+        "final_base_rtt_s": final_base if final_base and final_base > 0 else None,
+        "mean_cwnd_pkts": float(cwnd_active.mean()) if len(cwnd_active) else None,
+        "final_cwnd_pkts": float(end["cwnd_"]),
+        "delivered_bytes": int(goodput_bytes),
+        "sent_pkts": int(end["ndatapack_"]),
+        "start_s": f.start_s,
+        "active_s": active,
+        "params": f.agent_vars,
+    }
+    return row, series
+
+
+def _jain(flows: list[dict[str, Any]], full: list[bool]) -> float | None:
+    chosen = [f["throughput_bps"] for f, ok in zip(flows, full, strict=True) if ok] or [
+        f["throughput_bps"] for f in flows
+    ]
+    x = np.array(chosen, dtype=float)
+    return float(x.sum() ** 2 / (len(x) * (x**2).sum())) if len(x) and (x**2).sum() > 0 else None
+
+
+def _end_values(raw: RawRun) -> dict[tuple[str, int], dict[str, float]]:
+    end = pd.read_csv(raw.dir / "end.csv")
+    out: dict[tuple[str, int], dict[str, float]] = {}
+    for kind, oid, name, value in end.itertuples(index=False):
+        out.setdefault((str(kind), int(oid)), {})[str(name)] = float(value)
+    return out
+
+
+def build(s: Scenario, raw: RawRun, ns2: Ns2, differences: list[str]) -> Result:
+    n = int(s.duration_s / s.sample_interval_s + 1e-9)
+    times = np.arange(1, n + 1) * s.sample_interval_s
+    end = _end_values(raw)
+    flows_df = pd.read_csv(raw.dir / "flows.csv", keep_default_na=False, na_values=[""])
+    queues_df = pd.read_csv(raw.dir / "queues.csv")
+    keys: list[tuple[str, str, str]] = []
+    columns: list[np.ndarray] = []
+    flow_rows = []
+    for f in s.flows:
+        row, series = _flow(s, f, flows_df[flows_df["flow"] == f.index], end[("flow", f.index)], times)
+        flow_rows.append(row)
+        for m in FLOW_METRICS:
+            keys.append(("flow", f.id, m))
+            columns.append(series[m])
+    link_rows = []
+    for i, d in enumerate(s.directions):
+        counters = end.get(("queue", i))
+        if counters is None or counters["pdepartures_"] == 0:
+            continue  # the contract lists only directions that carried traffic
+        rows, k = _slots(queues_df[queues_df["queue"] == i], s.sample_interval_s, n)
+        qlen = _column(rows, "pkts", k, n)
+        link_rows.append(
+            {
+                "id": d.link_id,
+                "direction": d.label,
+                "utilization": counters["bdepartures_"] * 8.0 / (d.bandwidth_bps * s.duration_s),
+                "mean_queue_pkts": counters["pkts_sum"] / s.duration_s,
+                "max_queue_pkts": int(np.nanmax(qlen)) if np.isfinite(qlen).any() else 0,
+                "drops": int(counters["pdrops_"]),
+                "pkts_sent": int(counters["pdepartures_"]),
+                "bandwidth_bps": d.bandwidth_bps,
+            }
+        )
+        series = {
+            "queue_pkts": qlen,
+            "throughput_bps": np.diff(np.nan_to_num(_column(rows, "bdepartures", k, n)), prepend=0.0)
+            * 8.0
+            / s.sample_interval_s,
+            "drops": np.diff(np.nan_to_num(_column(rows, "pdrops", k, n)), prepend=0.0),
+        }
+        for m in LINK_METRICS:
+            keys.append(("link", d.key, m))
+            columns.append(series[m])
+    full = [f.start_s == 0 and f.stop_s >= s.duration_s for f in s.flows]
+    summary: dict[str, Any] = {
+        "scenario": s.name,
+        "seed": s.seed,
+        "duration_s": s.duration_s,
+        "simulated_s": s.duration_s,
+        "complete": True,
+        "partial": False,
+        "wall_s": raw.wall_s,
+        "events": None,
+        "delaycc_version": __version__,
+        "sample_interval_s": s.sample_interval_s,
+        "flows": flow_rows,
+        "links": link_rows,
+        "traffic": [],
+        "fairness_jain": _jain(flow_rows, full),
+        "referee": {
+            "simulator": "ns-2.35",
+            "binary": ns2.path,
+            "has_fast_module": ns2.has_fast,
+            "script": "raw/scenario.tcl",
+            "translate_s": raw.translate_s,
+            "differences": differences,
+        },
+    }
+    values = np.concatenate(columns) if columns else np.zeros(0)
+    return Result(_finite(summary), times, keys, values)
+
+
+def _finite(obj: Any) -> Any:
+    """summary.json is strict JSON: NaN and infinities become null."""
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_finite(v) for v in obj]
+    if isinstance(obj, float) and not np.isfinite(obj):
+        return None
+    return obj

@@ -1,0 +1,358 @@
+"""Reading a scenario for ns-2: the simulator validates it first (same errors, same rules), then this keeps
+what an ns-2 script can express and refuses, by key, what it cannot (Ns2Unsupported, one line each)."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .. import api
+from ..emulate.units import duration_s, rate_bps, size_bytes
+from .agents import AGENT_CHOICES, AGENTS, SACK_AGENT
+from .errors import Ns2Unsupported
+from .model import Direction, Flow, LinkChange, Reroute, Scenario, Traffic, Transport
+from .routes import hops, least_delay
+
+# delaycc's transport defaults (docs/scenario-format.md, "Transport settings").
+TRANSPORT_DEFAULTS: dict[str, Any] = {
+    "min_rto": 0.2,
+    "max_rto": 60.0,
+    "initial_rto": 1.0,
+    "delayed_ack": False,
+    "delayed_ack_timeout": 0.1,
+    "initial_window": 1,
+    "receiver_window": 100_000,
+    "dupack_threshold": 3,
+    "pacing": True,
+}
+
+
+def _param_defaults() -> dict[str, dict[str, Any]]:
+    return {a["name"]: {p["name"]: p["default"] for p in a["params"]} for a in api.algorithms()}
+
+
+def _param_types() -> dict[str, dict[str, str]]:
+    return {a["name"]: {p["name"]: str(p.get("range", "")) for p in a["params"]} for a in api.algorithms()}
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return abs(float(a) - float(b)) <= 1e-12 * max(1.0, abs(float(a)))
+    return bool(a == b)
+
+
+class _Reader:
+    def __init__(self, doc: dict[str, Any], path: str, agents: Mapping[str, str]) -> None:
+        self.doc = doc
+        self.path = path
+        self.agent_overrides = dict(agents)
+        self.problems: list[str] = []
+        self.differences: list[str] = []
+        self.defaults = _param_defaults()
+        self.types = _param_types()
+
+    def refuse(self, key: str, reason: str) -> None:
+        self.problems.append(f"{self.path}: {key}: {reason}")
+
+    # --- links -------------------------------------------------------------------------------------------
+    def directions(self) -> list[Direction]:
+        out: list[Direction] = []
+        for index, raw in enumerate(self.doc.get("links", [])):
+            link_id = str(raw.get("id", f"{raw['a']}-{raw['b']}"))
+            for forward in (True, False):
+
+                def pick(key: str, raw: dict[str, Any] = raw, forward: bool = forward) -> Any:
+                    return raw.get(key) if forward else raw.get(f"reverse_{key}", raw.get(key))
+
+                buffer_bytes = pick("buffer_bytes")
+                buffer = pick("buffer")
+                if buffer_bytes is not None and not forward and "reverse_buffer" in raw:
+                    buffer_bytes = None
+                if buffer is not None and not forward and "reverse_buffer_bytes" in raw:
+                    buffer = None
+                loss = raw.get("loss", 0.0) if forward else raw.get("reverse_loss", 0.0)
+                drops = raw.get("drop_packets", []) if forward else raw.get("reverse_drop_packets", [])
+                out.append(
+                    Direction(
+                        link_index=index,
+                        link_id=link_id,
+                        label="a->b" if forward else "b->a",
+                        a=raw["a"] if forward else raw["b"],
+                        b=raw["b"] if forward else raw["a"],
+                        bandwidth_bps=rate_bps(pick("bandwidth")),
+                        delay_s=duration_s(pick("delay")),
+                        buffer_pkts=None
+                        if buffer_bytes is not None
+                        else int(1000 if buffer is None else buffer),
+                        buffer_bytes=int(size_bytes(buffer_bytes)) if buffer_bytes is not None else None,
+                        loss=float(loss),
+                        drop_seqs=tuple((str(d["flow"]), int(d["seq"])) for d in drops),
+                    )
+                )
+        return out
+
+    # --- flows -------------------------------------------------------------------------------------------
+    def transport(self, flow: dict[str, Any]) -> Transport:
+        t = {**TRANSPORT_DEFAULTS, **self.doc.get("transport", {}), **flow.get("transport", {})}
+        return Transport(
+            initial_window=float(t["initial_window"]),
+            min_rto_s=duration_s(t["min_rto"]),
+            max_rto_s=duration_s(t["max_rto"]),
+            initial_rto_s=duration_s(t["initial_rto"]),
+            delayed_ack=bool(t["delayed_ack"]),
+            delayed_ack_timeout_s=duration_s(t["delayed_ack_timeout"]),
+            receiver_window=float(t["receiver_window"]),
+            dupack_threshold=int(t["dupack_threshold"]),
+        )
+
+    def agent_vars(self, where: str, alg: str, given: dict[str, Any]) -> dict[str, float]:
+        spec = AGENTS[alg]
+        defaults = self.defaults[alg]
+        values = {**defaults, **given}
+        out: dict[str, float] = {}
+        for name, value in values.items():
+            if "duration" in self.types[alg].get(name, "") and not isinstance(value, int | float):
+                value = duration_s(value)
+            if name in spec.tcl_vars:
+                out[spec.tcl_vars[name]] = float(value)
+            elif name in spec.explicit_vars:
+                if name in given:
+                    out[spec.explicit_vars[name]] = float(value)
+            elif name in spec.built_in:
+                module = spec.built_in[name]
+                if _same(value, module):
+                    continue
+                if name in given:
+                    self.refuse(
+                        f"{where}.params.{name}",
+                        f"ns-2's Agent/TCP/{spec.agent} has no such setting; it always behaves as {name} = "
+                        f"{_show(module)}",
+                    )
+                else:
+                    self.differences.append(
+                        f"{alg}.{name}: delaycc's default {_show(value)}, ns-2's Agent/TCP/{spec.agent} "
+                        f"always {_show(module)}"
+                    )
+            else:
+                self.refuse(f"{where}.params.{name}", f"has no ns-2 counterpart in Agent/TCP/{spec.agent}")
+        for name, var in spec.explicit_vars.items():
+            if name not in given and defaults.get(name) is not None:
+                self.differences.append(
+                    f"{alg}.{name}: delaycc's default {_show(defaults[name])}; ns-2 keeps its own {var}"
+                )
+        return out
+
+    def flows(self, nodes: list[str], directions: list[Direction], duration: float) -> list[Flow]:
+        flows: list[Flow] = []
+        for i, f in enumerate(self.doc.get("flows", [])):
+            where = f"flows[{i}]"
+            fid = str(f.get("id", f"f{i + 1}"))
+            alg = str(f["algorithm"])
+            if alg not in AGENTS:
+                self.refuse(
+                    f"{where}.algorithm",
+                    f"'{alg}' has no ns-2 agent (ns-2 runs {', '.join(sorted(AGENTS))})",
+                )
+                continue
+            if int(f.get("streams", 1)) != 1:
+                self.refuse(f"{where}.streams", "ns-2's TCP agents carry one stream per connection")
+                continue
+            spec = AGENTS[alg]
+            agent, sink = spec.agent, spec.sink
+            override = self.agent_overrides.pop(fid, None)
+            if override is not None:
+                if override not in AGENT_CHOICES:
+                    self.refuse(f"{where} (--ns2-agent {fid})", f"'{override}' is not one of {AGENT_CHOICES}")
+                    continue
+                agent = override
+                sink = "TCPSink/Sack1" if override in (SACK_AGENT, "Fast") else "TCPSink"
+            vars_ = self.agent_vars(where, alg, dict(f.get("params", {}))) if agent == spec.agent else {}
+            src, dst = str(f["src"]), str(f["dst"])
+            path = tuple(f["path"]) if "path" in f else least_delay(nodes, directions, src, dst)
+            rpath = tuple(f["reverse_path"]) if "reverse_path" in f else tuple(reversed(path))
+            stop = min(duration_s(f["stop"]), duration) if "stop" in f else duration
+            flows.append(
+                Flow(
+                    index=i,
+                    id=fid,
+                    algorithm=alg,
+                    agent=agent,
+                    sink=sink,
+                    src=src,
+                    dst=dst,
+                    start_s=duration_s(f.get("start", 0)),
+                    stop_s=stop,
+                    bytes=int(size_bytes(f["bytes"])) if "bytes" in f else None,
+                    path=path,
+                    reverse_path=rpath,
+                    agent_vars=vars_,
+                    transport=self.transport(f),
+                )
+            )
+        for fid in self.agent_overrides:
+            self.refuse(f"--ns2-agent {fid}", "no flow has this id")
+        return flows
+
+    def traffic(self, nodes: list[str], directions: list[Direction], duration: float) -> list[Traffic]:
+        out: list[Traffic] = []
+        for i, t in enumerate(self.doc.get("traffic", [])):
+            kind = str(t["kind"])
+            src, dst = str(t["src"]), str(t["dst"])
+            out.append(
+                Traffic(
+                    index=i,
+                    id=str(t.get("id", f"{kind}{i + 1}")),
+                    kind=kind,
+                    src=src,
+                    dst=dst,
+                    rate_bps=rate_bps(t["rate"]),
+                    packet_size=int(size_bytes(t.get("packet_size", self.doc.get("packet_size", 1000)))),
+                    start_s=duration_s(t.get("start", 0)),
+                    stop_s=min(duration_s(t["stop"]), duration) if "stop" in t else duration,
+                    path=tuple(t["path"]) if "path" in t else least_delay(nodes, directions, src, dst),
+                    mean_on_s=duration_s(t["mean_on"]) if "mean_on" in t else 0.0,
+                    mean_off_s=duration_s(t["mean_off"]) if "mean_off" in t else 0.0,
+                )
+            )
+        return out
+
+    def events(self, directions: list[Direction]) -> tuple[list[LinkChange], list[Reroute]]:
+        changes: list[LinkChange] = []
+        reroutes: list[Reroute] = []
+        for e in self.doc.get("events", []):
+            at = duration_s(e["at"])
+            if e["kind"] == "reroute":
+                reroutes.append(
+                    Reroute(
+                        at_s=at,
+                        flow=str(e["flow"]),
+                        path=tuple(e["path"]) if "path" in e else None,
+                        reverse_path=tuple(e["reverse_path"]) if "reverse_path" in e else None,
+                    )
+                )
+                continue
+            which = str(e.get("direction", "both"))
+            dirs = tuple(
+                d for d in directions if d.link_id == str(e["link"]) and (which == "both" or d.label == which)
+            )
+            changes.append(
+                LinkChange(
+                    at_s=at,
+                    directions=dirs,
+                    bandwidth_bps=rate_bps(e["bandwidth"]) if "bandwidth" in e else None,
+                    delay_s=duration_s(e["delay"]) if "delay" in e else None,
+                    loss=float(e["loss"]) if "loss" in e else None,
+                    up=bool(e["up"]) if "up" in e else None,
+                )
+            )
+        return changes, reroutes
+
+    # --- checks across the whole scenario -----------------------------------------------------------------
+    def check_drops(
+        self, directions: list[Direction], flows: list[Flow], traffic: list[Traffic], reroutes: list[Reroute]
+    ) -> None:
+        """ns-2 drops "the n-th packet to cross" a link direction (ErrorModel/List): a flow's sequence number
+        is that index only when nothing else crosses the direction."""
+        for d in directions:
+            if not d.drop_seqs:
+                continue
+            key = "drop_packets" if d.label == "a->b" else "reverse_drop_packets"
+            where = f"links[{d.link_index}].{key}"
+            owners = {fid for fid, _ in d.drop_seqs}
+            hop = (d.a, d.b)
+            users: set[str] = set()
+            for f in flows:
+                if hop in hops(f.path):
+                    users.add(f.id)
+                if hop in hops(f.reverse_path):
+                    users.add(f"{f.id} (ACKs)")
+            for r in reroutes:
+                for p in (r.path, r.reverse_path):
+                    if p is not None and hop in hops(p):
+                        users.add(f"{r.flow} (after a reroute)")
+            for t in traffic:
+                if hop in hops(t.path):
+                    users.add(t.id)
+            if len(owners) != 1 or users != owners:
+                self.refuse(
+                    where,
+                    "ns-2 drops the n-th packet crossing a link direction; a flow's sequence number is that "
+                    f"index only when that flow's data alone crosses it (here: {', '.join(sorted(users))})",
+                )
+
+    def check_routes(self, flows: list[Flow], traffic: list[Traffic]) -> None:
+        """ns-2 forwards by destination: two paths towards one node must agree on every node they share."""
+        nexthop: dict[tuple[str, str], tuple[str, str]] = {}
+        for what, dst, path in [
+            *((f"flows[{f.index}].path", f.dst, f.path) for f in flows),
+            *((f"flows[{f.index}].reverse_path", f.src, f.reverse_path) for f in flows),
+            *((f"traffic[{t.index}].path", t.dst, t.path) for t in traffic),
+        ]:
+            for a, b in hops(path):
+                seen = nexthop.setdefault((a, dst), (b, what))
+                if seen[0] != b:
+                    self.refuse(
+                        what,
+                        f"ns-2 routes by destination: at {a} towards {dst} this path goes to {b} but "
+                        f"{seen[1]} to {seen[0]}",
+                    )
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def load(path: str | Path, agents: Mapping[str, str] | None = None) -> tuple[Scenario, list[str]]:
+    """Validates (ScenarioError as `delaycc run`) and reads a scenario for ns-2. Returns the model and the
+    known differences between delaycc's defaults and ns-2's agents; Ns2Unsupported lists every key ns-2
+    cannot express. ``agents`` maps a flow id to an ns-2 agent class that replaces the default one."""
+    api.validate(str(path))
+    doc = tomllib.loads(Path(path).read_text(encoding="utf-8-sig"))
+    return from_doc(doc, str(path), agents or {})
+
+
+def from_doc(doc: dict[str, Any], path: str, agents: Mapping[str, str]) -> tuple[Scenario, list[str]]:
+    """As `load`, for a scenario already validated and parsed (`path` is what messages name)."""
+    r = _Reader(doc, path, agents)
+    duration = duration_s(doc["duration"])
+    nodes = list(dict.fromkeys(n for link in doc.get("links", []) for n in (link["a"], link["b"])))
+    directions = r.directions()
+    flows = r.flows(nodes, directions, duration)
+    traffic = r.traffic(nodes, directions, duration)
+    changes, reroutes = r.events(directions)
+    r.check_drops(directions, flows, traffic, reroutes)
+    r.check_routes(flows, traffic)
+    if not flows and not r.problems:
+        r.refuse("flows", "ns-2 needs at least one TCP flow to compare")
+    if r.problems:
+        raise Ns2Unsupported(r.problems)
+    interval = (
+        duration_s(doc["sample_interval"])
+        if "sample_interval" in doc
+        else min(max(duration / 2000, 1e-3), duration)
+    )
+    scenario = Scenario(
+        name=str(doc["name"]),
+        source=path,
+        seed=int(doc.get("seed", 1)),
+        duration_s=duration,
+        sample_interval_s=interval,
+        packet_size=int(size_bytes(doc.get("packet_size", 1000))),
+        header_size=int(size_bytes(doc.get("header_size", 40))),
+        ack_size=int(size_bytes(doc.get("ack_size", 40))),
+        nodes=tuple(nodes),
+        directions=tuple(directions),
+        flows=tuple(flows),
+        traffic=tuple(traffic),
+        link_changes=tuple(changes),
+        reroutes=tuple(reroutes),
+    )
+    return scenario, list(dict.fromkeys(r.differences))

@@ -1,0 +1,248 @@
+"""A scenario as an ns-2 Tcl script. Nodes, flows and link directions are numbered in the script (their
+names never reach Tcl, so no id needs quoting); `harness.tcl` is appended for sampling and counters.
+
+What each key becomes is listed in docs/crosscheck.md; in short: every link direction is an ns-2 simplex
+link with a DropTail queue of `buffer + 1` (ns-2 counts the packet being sent, delaycc does not); each
+flow's path is installed hop by hop as a route towards its destination (ns-2 forwards by destination);
+Bernoulli loss and link-down periods are an ErrorModel after the link; deterministic drops an
+ErrorModel/List at the link's head.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from .model import Direction, Flow, Scenario
+from .routes import hops
+
+MAX_NS2_SEED = 2**31 - 2
+
+
+def _num(x: float) -> str:
+    """A number as Tcl reads it, exactly (repr of a float round-trips)."""
+    return repr(float(x)) if not float(x).is_integer() or abs(x) >= 1e15 else str(int(x))
+
+
+def ns2_seed(seed: int) -> int:
+    """ns-2's RNG takes a seed in [1, 2^31 - 2] (0 would mean "from the clock", not reproducible)."""
+    return seed % MAX_NS2_SEED + 1
+
+
+class _Script:
+    def __init__(self, s: Scenario) -> None:
+        self.s = s
+        self.lines: list[str] = []
+        self.node = {name: i for i, name in enumerate(s.nodes)}
+        self.dir_index = {(d.a, d.b): i for i, d in enumerate(s.directions)}
+
+    def emit(self, *lines: str) -> None:
+        self.lines.extend(lines)
+
+    def n(self, name: str) -> str:
+        return f"$dcc_node({self.node[name]})"
+
+    def link(self, d: Direction) -> str:
+        return f"[$ns link {self.n(d.a)} {self.n(d.b)}]"
+
+    def header(self, out_dir: str) -> None:
+        s = self.s
+        self.emit(
+            f"# ns-2 translation of {s.source!r} written by delaycc: see docs/crosscheck.md",
+            "set ns [new Simulator]",
+            f"$defaultRNG seed {ns2_seed(s.seed)}",
+            f"Agent/TCP set packetSize_ {s.payload}",
+            f"Agent/TCP set tcpip_base_hdr_size_ {s.header_size}",
+            f"Agent/TCPSink set packetSize_ {s.ack_size}",
+            f"set dcc_out {{{out_dir}}}",
+            f"set dcc_interval {_num(s.sample_interval_s)}",
+            f"set dcc_samples {int(s.duration_s / s.sample_interval_s + 1e-9)}",
+            f"set dcc_duration {_num(s.duration_s)}",
+        )
+        for name, i in self.node.items():
+            self.emit(f"set dcc_node({i}) [$ns node] ;# {name}")
+
+    def directions(self) -> None:
+        for i, d in enumerate(self.s.directions):
+            a, b = self.n(d.a), self.n(d.b)
+            self.emit(f"$ns simplex-link {a} {b} {_num(d.bandwidth_bps)} {_num(d.delay_s)} DropTail")
+            if d.buffer_bytes is not None:
+                # Byte mode drops when bytes + size >= limit x mean_pktsize_: one byte more holds exactly
+                # buffer_bytes, as delaycc does.
+                self.emit(
+                    f"[{self.link(d)} queue] set queue_in_bytes_ true",
+                    f"[{self.link(d)} queue] set mean_pktsize_ 1",
+                    f"$ns queue-limit {a} {b} {d.buffer_bytes + 1}",
+                )
+            else:
+                assert d.buffer_pkts is not None
+                self.emit(f"$ns queue-limit {a} {b} {d.buffer_pkts + 1}")
+            if d.loss > 0 or any(d in c.directions for c in self.s.link_changes):
+                self.emit(
+                    f"set dcc_em({i}) [new ErrorModel]",
+                    f"$dcc_em({i}) unit pkt",
+                    f"$dcc_em({i}) set rate_ {_num(d.loss)}",
+                    f"$dcc_em({i}) ranvar [new RandomVariable/Uniform]",
+                    f"$ns link-lossmodel $dcc_em({i}) {a} {b}",
+                )
+            if d.drop_seqs:
+                # With syn_ (ns-2's default) packet 0 is the SYN and data sequence k is ns-2's seqno k + 1.
+                indices = " ".join(str(seq + 1) for _, seq in sorted(d.drop_seqs, key=lambda x: x[1]))
+                self.emit(
+                    f"set dcc_list({i}) [new ErrorModel/List]",
+                    f"$dcc_list({i}) droplist {{{indices}}}",
+                    f"$ns lossmodel $dcc_list({i}) {a} {b}",
+                )
+
+    def monitors(self) -> list[int]:
+        used: set[tuple[str, str]] = set()
+        for f in self.s.flows:
+            used.update(hops(f.path))
+            used.update(hops(f.reverse_path))
+        for t in self.s.traffic:
+            used.update(hops(t.path))
+        for r in self.s.reroutes:
+            for p in (r.path, r.reverse_path):
+                if p is not None:
+                    used.update(hops(p))
+        chosen = sorted(self.dir_index[h] for h in used)
+        for i in chosen:
+            d = self.s.directions[i]
+            self.emit(f"set dcc_qmon({i}) [$ns monitor-queue {self.n(d.a)} {self.n(d.b)} 0]")
+        self.emit(f"set dcc_queues {{{' '.join(map(str, chosen))}}}")
+        return chosen
+
+    def route(self, path: tuple[str, ...], dst: str) -> list[str]:
+        return [
+            f"{self.n(a)} add-route [{self.n(dst)} id] [[$ns link {self.n(a)} {self.n(b)}] head]"
+            for a, b in hops(path)
+        ]
+
+    def flow(self, f: Flow) -> None:
+        i, t = f.index, f.transport
+        assert t is not None
+        cls = f"Agent/TCP/{f.agent}"
+        sink = f.sink + ("/DelAck" if t.delayed_ack else "")
+        kind = {"Fast": "fast", "Vegas": "vegas"}.get(f.agent, "other")
+        self.emit(
+            f"set dcc_tcp({i}) [new {cls}] ;# {f.id}",
+            f"set dcc_kind({i}) {kind}",
+            f"$dcc_tcp({i}) set fid_ {i}",
+            f"$dcc_tcp({i}) set window_ {_num(t.receiver_window)}",
+            f"$dcc_tcp({i}) set windowInit_ {_num(t.initial_window)}",
+            f"$dcc_tcp({i}) set minrto_ {_num(t.min_rto_s)}",
+            f"$dcc_tcp({i}) set maxrto_ {_num(t.max_rto_s)}",
+            f"$dcc_tcp({i}) set rtxcur_init_ {_num(t.initial_rto_s)}",
+            f"$dcc_tcp({i}) set numdupacks_ {t.dupack_threshold}",
+        )
+        for var, value in f.agent_vars.items():
+            self.emit(f"$dcc_tcp({i}) set {var} {_num(value)}")
+        self.emit(
+            f"$ns attach-agent {self.n(f.src)} $dcc_tcp({i})",
+            f"set dcc_sink({i}) [new Agent/{sink}]",
+        )
+        if t.delayed_ack:
+            self.emit(f"$dcc_sink({i}) set interval_ {_num(t.delayed_ack_timeout_s)}")
+        self.emit(
+            f"$ns attach-agent {self.n(f.dst)} $dcc_sink({i})",
+            f"$ns connect $dcc_tcp({i}) $dcc_sink({i})",
+            f"set dcc_app({i}) [new Application/FTP]",
+            f"$dcc_app({i}) attach-agent $dcc_tcp({i})",
+        )
+        start = f"$dcc_app({i}) send {f.bytes}" if f.bytes is not None else f"$dcc_app({i}) start"
+        self.emit(f'$ns at {_num(f.start_s)} "{start}"')
+        if f.stop_s < self.s.duration_s:
+            self.emit(f'$ns at {_num(f.stop_s)} "dcc_stop {i}"')
+
+    def traffic(self) -> None:
+        for t in self.s.traffic:
+            j = t.index
+            app = "CBR" if t.kind == "cbr" else "Exponential"
+            self.emit(
+                f"set dcc_udp({j}) [new Agent/UDP] ;# {t.id}",
+                f"$dcc_udp({j}) set packetSize_ {t.packet_size}",
+                f"$dcc_udp({j}) set fid_ {1000 + j}",
+                f"$ns attach-agent {self.n(t.src)} $dcc_udp({j})",
+                f"set dcc_null({j}) [new Agent/Null]",
+                f"$ns attach-agent {self.n(t.dst)} $dcc_null({j})",
+                f"$ns connect $dcc_udp({j}) $dcc_null({j})",
+                f"set dcc_src({j}) [new Application/Traffic/{app}]",
+                f"$dcc_src({j}) set packetSize_ {t.packet_size}",
+                f"$dcc_src({j}) set rate_ {_num(t.rate_bps)}",
+            )
+            if t.kind == "cbr":
+                self.emit(f"$dcc_src({j}) set random_ 0")
+            else:
+                self.emit(
+                    f"$dcc_src({j}) set burst_time_ {_num(t.mean_on_s)}",
+                    f"$dcc_src({j}) set idle_time_ {_num(t.mean_off_s)}",
+                )
+            self.emit(
+                f"$dcc_src({j}) attach-agent $dcc_udp({j})",
+                f'$ns at {_num(t.start_s)} "$dcc_src({j}) start"',
+            )
+            if t.stop_s < self.s.duration_s:
+                self.emit(f'$ns at {_num(t.stop_s)} "$dcc_src({j}) stop"')
+
+    def routes_and_events(self) -> None:
+        # Static routes are computed when the run starts; these replace them at time 0, before any agent
+        # sends (events at one instant run in the order they were scheduled).
+        lines: list[str] = []
+        for f in self.s.flows:
+            lines += self.route(f.path, f.dst) + self.route(f.reverse_path, f.src)
+        for t in self.s.traffic:
+            lines += self.route(t.path, t.dst)
+        self.emit("proc dcc_routes {} {", "    global ns dcc_node", *("    " + x for x in lines), "}")
+        self.emit('$ns at 0 "dcc_routes"')
+        flows = {f.id: f for f in self.s.flows}
+        for k, r in enumerate(self.s.reroutes):
+            f = flows[r.flow]
+            body: list[str] = []
+            if r.path is not None:
+                body += self.route(r.path, f.dst)
+            if r.reverse_path is not None:
+                body += self.route(r.reverse_path, f.src)
+            self.emit(
+                f"proc dcc_reroute_{k} {{}} {{", "    global ns dcc_node", *("    " + x for x in body), "}"
+            )
+            self.emit(f'$ns at {_num(r.at_s)} "dcc_reroute_{k}"')
+        for k, c in enumerate(self.s.link_changes):
+            body = []
+            for d in c.directions:
+                i = self.dir_index[(d.a, d.b)]
+                if c.bandwidth_bps is not None:
+                    body.append(f"[{self.link(d)} link] set bandwidth_ {_num(c.bandwidth_bps)}")
+                if c.delay_s is not None:
+                    body.append(f"[{self.link(d)} link] set delay_ {_num(c.delay_s)}")
+                # A link that is down loses every packet that crosses it; its loss rate is kept for when it
+                # comes back up.
+                if c.loss is not None:
+                    body.append(f"set dcc_loss({i}) {_num(c.loss)}")
+                if c.up is not None:
+                    body.append(f"set dcc_up({i}) {int(c.up)}")
+                if c.loss is not None or c.up is not None:
+                    body.append(f"$dcc_em({i}) set rate_ [expr {{$dcc_up({i}) ? $dcc_loss({i}) : 1.0}}]")
+            self.emit(
+                f"proc dcc_change_{k} {{}} {{",
+                "    global ns dcc_node dcc_em dcc_loss dcc_up",
+                *("    " + x for x in body),
+                "}",
+            )
+            self.emit(f'$ns at {_num(c.at_s)} "dcc_change_{k}"')
+        for i, d in enumerate(self.s.directions):
+            if any(d in c.directions for c in self.s.link_changes):
+                self.emit(f"set dcc_loss({i}) {_num(d.loss)}", f"set dcc_up({i}) 1")
+
+
+def translate(s: Scenario, out_dir: str) -> str:
+    """The whole Tcl script; ns-2 writes its samples into ``out_dir``."""
+    w = _Script(s)
+    w.header(out_dir)
+    w.directions()
+    w.monitors()
+    for f in s.flows:
+        w.flow(f)
+    w.emit(f"set dcc_flows {{{' '.join(str(f.index) for f in s.flows)}}}")
+    w.traffic()
+    w.routes_and_events()
+    harness = files("delaycc.ns2").joinpath("harness.tcl").read_text(encoding="utf-8")
+    return "\n".join(w.lines) + "\n" + harness + "\ndcc_start\n"
