@@ -241,6 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_kernel import add_commands
 
     add_commands(sub)  # kernel, emulate, compare
+    from .cli_crosscheck import add_commands as add_crosscheck
+
+    add_crosscheck(sub)
     return p
 
 

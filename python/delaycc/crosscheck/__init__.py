@@ -3,6 +3,8 @@ them, figures overlaying the two, and a comparison of every figure (docs/crossch
 
 from __future__ import annotations
 
+import tempfile
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,10 @@ class Crosscheck:
     sim: Result
     ns2: Result
     comparison: Comparison
+    ns2_wall_s: float
+    """ns-2's own run, wall-clock seconds."""
+    overhead_s: float
+    """Translating the scenario and reading ns-2's output back, wall-clock seconds."""
 
 
 def crosscheck(
@@ -49,17 +55,26 @@ def crosscheck(
         runner.run(binary, s, Path("/nonexistent"))  # raises the one-line "no Agent/TCP/Fast" error
     sim = api.run(str(path))
     out_dir = Path(out) if out is not None else None
+    scratch = None
     if raw_dir is None:
         if out_dir is None:
-            import tempfile
-
-            raw_dir = Path(tempfile.mkdtemp(prefix="delaycc-ns2-"))
+            scratch = tempfile.TemporaryDirectory(prefix="delaycc-ns2-")
+            raw_dir = Path(scratch.name)
         else:
             raw_dir = out_dir / "ns2" / "raw"
     if out_dir is not None:
+        # A comparison from an earlier run must not sit beside this run's outputs if ns-2 fails now.
+        for name in ("comparison.json", "comparison.csv", "comparison.txt"):
+            (out_dir / name).unlink(missing_ok=True)
         sim.save(out_dir / "delaycc", figures=figures_too)
-    raw = runner.run(binary, s, raw_dir, timeout_s)
-    ref = results.build(s, raw, binary, differences)
+    try:
+        raw = runner.run(binary, s, raw_dir, timeout_s)
+        t0 = time.perf_counter()
+        ref = results.build(s, raw, binary, differences)
+        parse_s = time.perf_counter() - t0
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
     c = diff(sim, ref, differences)
     if tolerances:
         c.judge(tolerances)
@@ -70,4 +85,4 @@ def crosscheck(
         atomic_write(out_dir / "comparison.csv", lambda p: p.write_text(c.csv_text()))
         atomic_write(out_dir / "comparison.txt", lambda p: p.write_text(c.table() + "\n"))
         atomic_write(out_dir / "comparison.json", lambda p: p.write_text(c.json_text()))
-    return Crosscheck(sim, ref, c)
+    return Crosscheck(sim, ref, c, raw.wall_s, raw.translate_s + parse_s)

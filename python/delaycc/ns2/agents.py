@@ -53,9 +53,14 @@ AGENTS: dict[str, AgentSpec] = {
         tcl_vars={"alpha": "v_alpha_", "beta": "v_beta_", "gamma": "v_gamma_"},
         built_in={"rtt_statistic": "mean", "loss_reduction": 0.75},
     ),
-    "newreno": AgentSpec(agent="Newreno", sink="TCPSink", explicit_vars={"initial_ssthresh": "ssthresh_"}),
-    "reno": AgentSpec(agent="Reno", sink="TCPSink", explicit_vars={"initial_ssthresh": "ssthresh_"}),
+    # ssthresh_ is reset to window_ when the run starts; the translation sets it again as the flow starts.
+    "newreno": AgentSpec(agent="Newreno", sink="TCPSink", tcl_vars={"initial_ssthresh": "ssthresh_"}),
+    "reno": AgentSpec(agent="Reno", sink="TCPSink", tcl_vars={"initial_ssthresh": "ssthresh_"}),
 }
+
+AT_START_VARS = ("ssthresh_",)
+"""Variables ns-2 overwrites when the run starts (TcpAgent::reset): set when the flow starts instead."""
+MAX_TCL_INT = 2**31 - 1
 
 SACK_AGENT = "Sack1"
 """Agent/TCP/Sack1 with TCPSink/Sack1: what `--ns2-agent FLOW=Sack1` (or a suite case) asks for."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
+from .agents import AT_START_VARS, MAX_TCL_INT
 from .model import Direction, Flow, Scenario
 from .routes import hops
 
@@ -135,7 +136,12 @@ class _Script:
             f"$dcc_tcp({i}) set numdupacks_ {t.dupack_threshold}",
         )
         for var, value in f.agent_vars.items():
-            self.emit(f"$dcc_tcp({i}) set {var} {_num(value)}")
+            if var in AT_START_VARS:
+                # An int in ns-2: delaycc's "never" (10^9 and above) is ns-2's largest int.
+                n = min(int(value), MAX_TCL_INT)
+                self.emit(f'$ns at {_num(f.start_s)} "$dcc_tcp({i}) set {var} {n}"')
+            else:
+                self.emit(f"$dcc_tcp({i}) set {var} {_num(value)}")
         self.emit(
             f"$ns attach-agent {self.n(f.src)} $dcc_tcp({i})",
             f"set dcc_sink({i}) [new Agent/{sink}]",

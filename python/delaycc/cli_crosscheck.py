@@ -1,0 +1,143 @@
+"""`delaycc crosscheck`: one scenario, or the reference suite, in delaycc and in ns-2 side by side.
+
+Exit status: 0 done; 2 the scenario is invalid or ns-2 cannot express it, no ns-2 (or none with a needed
+agent), ns-2 crashed, hung or wrote no usable output (one line each; delaycc's outputs stay written);
+1 a suite case could not be run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_FAILURE = 1
+EXIT_INVALID = 2
+
+
+def _agents(values: list[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values or []:
+        flow, sep, agent = v.partition("=")
+        if not sep or not flow or not agent:
+            raise argparse.ArgumentTypeError(f"--ns2-agent {v!r}: write FLOW=AGENT, e.g. f1=Sack1")
+        out[flow] = agent
+    return out
+
+
+def _timeout(text: str) -> float:
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < t <= 86400:
+        raise argparse.ArgumentTypeError(f"{t:g} is not in (0, 86400] seconds")
+    return t
+
+
+def _one(args: argparse.Namespace) -> int:
+    from .crosscheck import crosscheck
+
+    x = crosscheck(
+        args.file,
+        args.out,
+        ns2=args.ns2,
+        agents=args.ns2_agent_map,
+        timeout_s=args.ns2_timeout,
+        figures_too=not args.no_figures,
+    )
+    if not args.quiet:
+        print(x.comparison.json_text() if args.json else x.comparison.table())
+        for d in x.comparison.differences:
+            print(f"known difference: {d}")
+        if args.out:
+            print(f"\nresults written to {args.out}/ (delaycc/, ns2/, figures/, comparison.*)")
+    return 0
+
+
+def _suite(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from .crosscheck.suite import DEFAULT_MANIFEST, ERROR, run_suite, table
+
+    manifest = Path(args.manifest) if args.manifest else DEFAULT_MANIFEST
+    bar = tqdm(desc="crosscheck", unit="case", disable=args.quiet or not sys.stderr.isatty(), file=sys.stderr)
+    results = run_suite(
+        Path(args.out or "results/crosscheck-suite"),
+        manifest,
+        ns2=args.ns2,
+        workers=args.workers,
+        timeout_s=args.ns2_timeout,
+        on_done=lambda _r: bar.update(1),
+    )
+    bar.close()
+    print(table(results))
+    errors = [r for r in results if r.status == ERROR]
+    for r in errors:
+        print(f"delaycc crosscheck: {r.case.file}: {r.message}", file=sys.stderr)
+    return EXIT_FAILURE if errors else 0
+
+
+def _guard(args: argparse.Namespace) -> int:
+    from .errors import ScenarioError
+    from .ns2 import Ns2Error, Ns2Unsupported
+
+    if args.suite == bool(args.file):
+        print("delaycc crosscheck: give a scenario FILE or --suite, not both or neither", file=sys.stderr)
+        return EXIT_INVALID
+    if args.suite and args.ns2_agent:
+        print(
+            "delaycc crosscheck: --ns2-agent applies to one FILE; the suite's manifest sets its own",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    try:
+        args.ns2_agent_map = _agents(args.ns2_agent)
+        return _suite(args) if args.suite else _one(args)
+    except argparse.ArgumentTypeError as e:
+        print(f"delaycc crosscheck: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    except (ScenarioError, Ns2Unsupported) as e:
+        for line in e.errors:
+            print(line, file=sys.stderr)
+        return EXIT_INVALID
+    except Ns2Error as e:
+        print(f"delaycc crosscheck: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    except ValueError as e:  # a malformed suite manifest
+        print(f"delaycc crosscheck: {e}", file=sys.stderr)
+        return EXIT_INVALID
+
+
+def add_ns2_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ns2", metavar="PATH", help="the ns-2 binary (default: $DELAYCC_NS2, else ns on PATH)")
+    p.add_argument(
+        "--ns2-timeout",
+        type=_timeout,
+        default=1800.0,
+        metavar="S",
+        help="stop ns-2 after S seconds (default 1800)",
+    )
+
+
+def add_commands(sub: Any) -> None:
+    x = sub.add_parser(
+        "crosscheck", help="run a scenario (or the reference suite) in delaycc and ns-2, side by side"
+    )
+    x.add_argument("file", nargs="?", help="a scenario file")
+    x.add_argument("--suite", action="store_true", help="run every case of the reference suite")
+    x.add_argument("--manifest", help="the suite's manifest (default scenarios/crosscheck/suite.toml)")
+    x.add_argument("--out", help="output directory (--suite default: results/crosscheck-suite)")
+    add_ns2_option(x)
+    x.add_argument(
+        "--ns2-agent",
+        action="append",
+        metavar="FLOW=AGENT",
+        help="run this flow with another ns-2 agent (Fast, Vegas, Newreno, Reno, Sack1); repeatable",
+    )
+    x.add_argument("--workers", type=int, help="suite cases run in parallel (default: all cores)")
+    x.add_argument("--json", action="store_true", help="print comparison.json instead of the table")
+    x.add_argument("--no-figures", action="store_true")
+    x.add_argument("-q", "--quiet", action="store_true")
+    x.set_defaults(func=_guard)
