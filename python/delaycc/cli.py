@@ -106,7 +106,13 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
     try:
         page = reproduce(
-            args.target, Path(args.out), workers=args.workers, progress=None if not args.quiet else False
+            args.target,
+            Path(args.out),
+            workers=args.workers,
+            progress=None if not args.quiet else False,
+            referee=args.referee,
+            ns2=args.ns2,
+            ns2_timeout_s=args.ns2_timeout,
         )
     except ValueError as e:
         print(f"delaycc reproduce: {e}", file=sys.stderr)
@@ -215,6 +221,14 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", default="results/reproduce")
     rp.add_argument("--workers", type=int, help="parallel runs (default: all cores)")
     rp.add_argument("-q", "--quiet", action="store_true")
+    rp.add_argument(
+        "--referee",
+        choices=["ns2"],
+        help="also run every run ns-2 can make in ns-2 and judge each claim on it",
+    )
+    from .cli_crosscheck import add_ns2_option
+
+    add_ns2_option(rp)
     rp.set_defaults(func=cmd_reproduce)
 
     sw = sub.add_parser("sweep", help="run a parameter sweep (resumable) on all cores or a Dask cluster")

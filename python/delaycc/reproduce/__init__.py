@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..output import atomic_write
 from . import p000, p001, p002, p003, p004, report
+from . import referee as referee_mod
 from .model import Experiment, RunResult, RunSet
 from .runs import keys_for, run_all
 
@@ -32,16 +33,38 @@ def select(target: str) -> list[Experiment]:
 
 
 def reproduce(
-    target: str, out: Path, workers: int | None = None, progress: bool | None = None, root: Path = Path(".")
+    target: str,
+    out: Path,
+    workers: int | None = None,
+    progress: bool | None = None,
+    root: Path = Path("."),
+    referee: str | None = None,
+    ns2: str | None = None,
+    ns2_timeout_s: float = 1800.0,
 ) -> Path:
+    """Runs the experiments of ``target`` and writes the report. ``referee="ns2"`` also runs every run
+    ns-2 can make in ns-2 (the binary from ``ns2``, $DELAYCC_NS2 or PATH) and judges each claim on it."""
     from tqdm import tqdm
 
+    if referee not in (None, "ns2"):
+        raise ValueError(f"unknown referee '{referee}'; the only referee is ns2")
     experiments = select(target)
+    binary = referee_mod.check_binary(ns2) if referee else None
     jobs = [(k, str(root.resolve())) for e in experiments for k in keys_for(e)]
+    ns2_jobs: list[referee_mod.Ns2Job] = []
+    refused: dict[str, list[str]] = {}
+    if binary is not None:
+        for e in experiments:
+            runnable, refused[e.id] = referee_mod.plan(e, keys_for(e), root, binary)
+            ns2_jobs += [referee_mod.Ns2Job(k, str(root.resolve()), binary, ns2_timeout_s) for k in runnable]
     show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=len(jobs), desc="reproduce", unit="run", disable=not show, file=sys.stderr)
+    bar = tqdm(
+        total=len(jobs) + len(ns2_jobs), desc="reproduce", unit="run", disable=not show, file=sys.stderr
+    )
     results = run_all(jobs, workers, on_done=lambda _r: bar.update(1))
+    ns2_results = run_all(ns2_jobs, workers, on_done=lambda _r: bar.update(1), worker=referee_mod.run_one)
     bar.close()
+    ns2_runs = {r.key: r for r in ns2_results}
     out.mkdir(parents=True, exist_ok=True)
     sections = []
     summaries: list[dict[str, object]] = []
@@ -51,13 +74,27 @@ def reproduce(
         claims = e.claims(rs) if e.claims else []
         tables = e.tables(rs) if e.tables else []
         figures = e.figures(rs, fig_dir) if e.figures else []
-        sections.append(report.Section(e.id, e.paper, e.title, claims, tables, figures))
+        section = report.Section(e.id, e.paper, e.title, claims, tables, figures)
+        if binary is not None:
+            referee_mod.judge(e, rs.runs, ns2_runs, claims)
+            fig = referee_mod.figure(e, rs.runs, ns2_runs, fig_dir)
+            if fig is not None:
+                section.figures.append(fig)
+            section.referee = refused[e.id]
+        sections.append(section)
         summaries += [_row(r) for r in rs.runs]
+        summaries += [{**_row(r), "simulator": "ns-2"} for r in ns2_results if r.key.experiment == e.id]
     header = (
         f"{len(jobs)} runs of {len(experiments)} experiments. Claims are checked by code from the results; "
         "scenarios and every value's source are in scenarios/papers/."
     )
-    report.write(sections, out, header)
+    if binary is not None:
+        header += (
+            f" Referee: {len(ns2_jobs)} of these runs again in ns-2.35 ({binary.path}"
+            + ("" if binary.has_fast else ", without the FAST module")
+            + "); a claim has an ns-2 verdict when it rests on ns-2's runs alone (docs/crosscheck.md)."
+        )
+    report.write(sections, out, header, referee=binary is not None)
     atomic_write(out / "runs.json", lambda p: p.write_text(json.dumps(summaries, indent=1, default=str)))
     return out / "report.html"
 

@@ -110,6 +110,10 @@ class Claim:
     verdict: str
     note: str = ""
     rel_diff: float | None = None
+    ns2_measured: str | None = None
+    """With `--referee ns2`: the same claim measured on ns-2's runs (reproduce/referee.py)."""
+    ns2_verdict: str | None = None
+    ns2_note: str = ""
 
 
 @dataclass

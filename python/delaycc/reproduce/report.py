@@ -31,6 +31,8 @@ class Section:
     ) -> None:
         self.exp_id, self.paper, self.title = exp_id, paper, title
         self.claims, self.tables, self.figures = claims, tables, figures
+        self.referee: list[str] | None = None
+        """With a referee: one line per algorithm it could not run, and why."""
 
 
 def _md_table(columns: list[str], rows: list[list[str]]) -> str:
@@ -55,15 +57,56 @@ def _tally(sections: list[Section]) -> str:
     )
 
 
-def markdown(sections: list[Section], out: Path, header: str) -> str:
+def _ns2_tally(sections: list[Section]) -> str:
+    c = Counter(c.ns2_verdict for s in sections for c in s.claims)
+    judged = sum(v for k, v in c.items() if k not in (None, "n/a"))
+    disagree = sum(1 for s in sections for cl in s.claims if cl.ns2_note)
+    return (
+        f"ns-2 judged {judged} claims: {c[REPRODUCED]} reproduced, {c[NOT_REPRODUCED]} not reproduced, "
+        f"{c[NOT_COMPARABLE]} not comparable; on {disagree} of them ns-2 and delaycc disagree."
+    )
+
+
+COLUMNS = ["claim", "paper", "measured", "verdict", "note"]
+REFEREE_COLUMNS = ["claim", "paper", "delaycc", "delaycc verdict", "ns-2", "ns-2 verdict", "note"]
+
+
+def _rows(s: Section, referee: bool) -> list[list[str]]:
+    if not referee:
+        return [[c.text, c.paper, c.measured, c.verdict, c.note] for c in s.claims]
+    return [
+        [
+            c.text,
+            c.paper,
+            c.measured,
+            c.verdict,
+            c.ns2_measured or "-",
+            c.ns2_verdict or "n/a",
+            "; ".join(x for x in (c.note, c.ns2_note) if x),
+        ]
+        for c in s.claims
+    ]
+
+
+def _referee_line(s: Section) -> str:
+    if not s.referee:
+        return ""
+    return "ns-2 could not run: " + "; ".join(s.referee) + "."
+
+
+def markdown(sections: list[Section], out: Path, header: str, referee: bool = False) -> str:
     parts = [
         f"# delaycc: reproducing the papers\n\n{header}\n",
         f"**{_tally(sections)}**\n",
     ]
+    if referee:
+        parts.append(f"**{_ns2_tally(sections)}**\n")
     for s in sections:
         parts.append(f"## {s.exp_id} ({s.paper}): {s.title}\n")
-        rows = [[c.text, c.paper, c.measured, c.verdict.upper(), c.note] for c in s.claims]
-        parts.append(_md_table(["claim", "paper", "measured", "verdict", "note"], rows) + "\n")
+        rows = [[*r[:3], r[3].upper(), *r[4:]] for r in _rows(s, referee)]
+        parts.append(_md_table(REFEREE_COLUMNS if referee else COLUMNS, rows) + "\n")
+        if referee and _referee_line(s):
+            parts.append(_referee_line(s) + "\n")
         for t in s.tables:
             parts.append(f"**{t.title}**\n\n" + _md_table(t.columns, t.rows) + "\n")
         for f in s.figures:
@@ -71,13 +114,16 @@ def markdown(sections: list[Section], out: Path, header: str) -> str:
     return "\n".join(parts)
 
 
-def _html_table(columns: list[str], rows: list[list[str]], verdict_col: int | None = None) -> str:
+def _html_table(
+    columns: list[str], rows: list[list[str]], verdict_col: int | tuple[int, ...] | None = None
+) -> str:
+    verdict_cols = (verdict_col,) if isinstance(verdict_col, int) else (verdict_col or ())
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = []
     for r in rows:
         cells = []
         for i, c in enumerate(r):
-            if i == verdict_col:
+            if i in verdict_cols:
                 color = BADGE.get(c.lower(), "#444")
                 cells.append(f'<td><span class="v" style="background:{color}">{html.escape(c)}</span></td>')
             else:
@@ -86,7 +132,7 @@ def _html_table(columns: list[str], rows: list[list[str]], verdict_col: int | No
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def html_page(sections: list[Section], header: str) -> str:
+def html_page(sections: list[Section], header: str, referee: bool = False) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>delaycc: reproducing the papers</title>',
@@ -96,11 +142,18 @@ def html_page(sections: list[Section], header: str) -> str:
         f"<p>{html.escape(header)}</p>",
         f"<p><b>{_tally(sections)}</b></p>",
     ]
+    if referee:
+        parts.append(f"<p><b>{html.escape(_ns2_tally(sections))}</b></p>")
     for s in sections:
         eid, paper, title = html.escape(s.exp_id), html.escape(s.paper), html.escape(s.title)
         parts.append(f'<h2 id="{eid}">{eid} ({paper}): {title}</h2>')
-        rows = [[c.text, c.paper, c.measured, c.verdict, c.note] for c in s.claims]
-        parts.append(_html_table(["claim", "paper", "measured", "verdict", "note"], rows, verdict_col=3))
+        rows = _rows(s, referee)
+        if referee:
+            parts.append(_html_table(REFEREE_COLUMNS, rows, verdict_col=(3, 5)))
+            if _referee_line(s):
+                parts.append(f"<p>{html.escape(_referee_line(s))}</p>")
+        else:
+            parts.append(_html_table(COLUMNS, rows, verdict_col=3))
         for t in s.tables:
             parts.append(f"<h3>{html.escape(t.title)}</h3>" + _html_table(t.columns, t.rows))
         for f in s.figures:
@@ -111,10 +164,10 @@ def html_page(sections: list[Section], header: str) -> str:
     return "\n".join(parts)
 
 
-def write(sections: list[Section], out: Path, header: str) -> tuple[Path, Path]:
+def write(sections: list[Section], out: Path, header: str, referee: bool = False) -> tuple[Path, Path]:
     md, page = out / "report.md", out / "report.html"
-    text_md = markdown(sections, out, header)
-    text_html = html_page(sections, header)
+    text_md = markdown(sections, out, header, referee)
+    text_html = html_page(sections, header, referee)
     atomic_write(md, lambda p: p.write_text(text_md))
     atomic_write(page, lambda p: p.write_text(text_html))
     return md, page

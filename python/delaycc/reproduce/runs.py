@@ -69,26 +69,28 @@ def _run_job(job: Job) -> RunResult:
 
 
 def run_all(
-    jobs: Iterable[Job],
+    jobs: Iterable[Any],
     workers: int | None = None,
     on_done: Callable[[RunResult], None] | None = None,
+    worker: Callable[[Any], RunResult] = _run_job,
 ) -> list[RunResult]:
-    """Runs every job on a local process pool (all cores by default) and returns results in job order."""
+    """Runs every job (`worker(job)`, a module-level function) on a local process pool (all cores by
+    default) and returns results in job order; a job's first element, or its `key`, is its RunKey."""
     jobs = list(jobs)
     workers = workers or os.cpu_count() or 1
     results: dict[RunKey, RunResult] = {}
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            r = _run_job(job)
+            r = worker(job)
             results[r.key] = r
             if on_done:
                 on_done(r)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_run_job, job) for job in jobs]
+            futures = [pool.submit(worker, job) for job in jobs]
             for fut in as_completed(futures):
                 r = fut.result()
                 results[r.key] = r
                 if on_done:
                     on_done(r)
-    return [results[k] for k, _ in jobs]
+    return [results[job.key if hasattr(job, "key") else job[0]] for job in jobs]
