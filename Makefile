@@ -10,7 +10,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
 
-.PHONY: all demo test test-rust test-python fuzz lint bench build env lock clean kernel-deps kernel
+.PHONY: all demo test test-rust test-python fuzz lint bench build env lock clean kernel-deps kernel ns2-deps
 
 all: build
 
@@ -32,7 +32,7 @@ demo: build
 	delaycc demo --out results
 	delaycc reproduce demo --out results/reproduce
 
-test: build kernel lint test-rust test-python
+test: build kernel ns2-deps lint test-rust test-python
 
 lint: $(STAMP)
 	cargo fmt --all --check
@@ -49,6 +49,11 @@ kernel-deps:
 kernel: kernel-deps
 	@if command -v clang >/dev/null && command -v bpftool >/dev/null && [ -r /sys/kernel/btf/vmlinux ]; then \
 		$(MAKE) -s -C kernel; else echo "kernel: clang, bpftool or BTF missing; kernel build skipped"; fi
+
+# The ns-2 referee (docs/crosscheck.md): Debian's ns2 package when missing (as root), and the runtime
+# libraries of the binary DELAYCC_NS2 names. Without root the referee tests report themselves not run.
+ns2-deps:
+	./tools/ns2/deps.sh
 
 # The property tests run their bounded default number of cases here (fuzz_parse 3000 per property,
 # fuzz_run 1000: about 8 s together), whatever PROPTEST_CASES the environment holds; `make fuzz` runs long.

@@ -31,8 +31,12 @@ def _slots(df: pd.DataFrame, interval: float, n: int) -> tuple[pd.DataFrame, np.
     return df[ok], k[ok]
 
 
-def _positive(x: np.ndarray) -> np.ndarray:
-    return np.where(x > 0, x, np.nan)
+MAX_RTT_S = 1000.0
+"""Agents start their RTT state at 0 or at a huge sentinel (FAST's baseRTT_): neither is a measurement."""
+
+
+def _rtt(x: np.ndarray, times: np.ndarray, start_s: float) -> np.ndarray:
+    return np.where((x > 0) & (x < MAX_RTT_S) & (times > start_s), x, np.nan)
 
 
 def _flow(
@@ -49,9 +53,9 @@ def _flow(
     rate = np.diff(np.nan_to_num(data_bytes), prepend=0.0) / wire * s.packet_size * 8.0 / iv
     ack = _column(rows, "ack", k, n)
     seq = _column(rows, "t_seqno", k, n)
-    rtt = _positive(_column(rows, "rtt", k, n))
-    srtt = _positive(_column(rows, "srtt", k, n))
-    base = _positive(_column(rows, "basertt", k, n))
+    rtt = _rtt(_column(rows, "rtt", k, n), times, f.start_s)
+    srtt = _rtt(_column(rows, "srtt", k, n), times, f.start_s)
+    base = _rtt(_column(rows, "basertt", k, n), times, f.start_s)
     cwnd = _column(rows, "cwnd", k, n)
     ssthresh = _column(rows, "ssthresh", k, n)
     active_mask = (times > f.start_s) & (times <= f.stop_s + 1e-12)
@@ -84,7 +88,7 @@ def _flow(
         "cwnd_cuts": int(end["ncwndcuts_"]),
         "mean_rtt_s": float(rtt_active.mean()) if len(rtt_active) else None,
         "min_rtt_s": float(rtt_active.min()) if len(rtt_active) else None,
-        "final_base_rtt_s": final_base if final_base and final_base > 0 else None,
+        "final_base_rtt_s": final_base if final_base and 0 < final_base < MAX_RTT_S else None,
         "mean_cwnd_pkts": float(cwnd_active.mean()) if len(cwnd_active) else None,
         "final_cwnd_pkts": float(end["cwnd_"]),
         "delivered_bytes": int(goodput_bytes),
