@@ -28,19 +28,34 @@ def _series(r: Result, kind: str, oid: str, metric: str) -> tuple[np.ndarray, np
 
 
 def recovery_s(r: Result, fid: str) -> float | None:
-    """Seconds from the first loss reaction of the flow's window to its return to 95 % of the window
-    before it; None without a loss reaction or when the window never comes back."""
+    """The median, over the flow's loss reactions, of the seconds from a reaction to the window's return to
+    95 % of its value before it, counting the reactions it recovers from before the next one (a slow-start
+    overshoot is never recovered and so never counted); None when there are none."""
     got = _series(r, "flow", fid, "cwnd_pkts")
     if got is None:
         return None
     t, w = got
     ok = np.isfinite(w)
     t, w = t[ok], w[ok]
-    for i in range(1, len(w)):
-        if w[i - 1] >= 4 and w[i] < (1 - RECOVERY_DROP) * w[i - 1]:
-            back = np.nonzero(w[i:] >= RECOVERY_LEVEL * w[i - 1])[0]
-            return float(t[i + back[0]] - t[i - 1]) if len(back) else None
-    return None
+    falls = [i for i in range(1, len(w)) if w[i - 1] >= 4 and w[i] < (1 - RECOVERY_DROP) * w[i - 1]]
+    times = []
+    for j, i in enumerate(falls):
+        end = falls[j + 1] if j + 1 < len(falls) else len(w)
+        back = np.nonzero(w[i:end] >= RECOVERY_LEVEL * w[i - 1])[0]
+        if len(back):
+            times.append(float(t[i + back[0]] - t[i - 1]))
+    return float(np.median(times)) if times else None
+
+
+def mean_rtt_s(r: Result, fid: str, start_s: float, stop_s: float) -> float | None:
+    """The time average of the sampled RTT over the flow's active time: what both simulators can measure
+    alike (delaycc's summary averages every ACK's sample; ns-2 is read only at the samples)."""
+    got = _series(r, "flow", fid, "rtt_s")
+    if got is None:
+        return None
+    t, x = got
+    x = x[(t > start_s) & (t <= stop_s + 1e-12) & np.isfinite(x)]
+    return float(x.mean()) if len(x) else None
 
 
 def settle_s(r: Result, fid: str, start_s: float, stop_s: float) -> float | None:

@@ -25,6 +25,15 @@ proc dcc_rtts {i} {
     }
 }
 
+proc dcc_losses {q} {
+    # Packets lost after the queue (Bernoulli loss, a link that is down), counted by their own monitor.
+    global dcc_lossmon
+    if {[info exists dcc_lossmon($q)]} {
+        return [$dcc_lossmon($q) set pdrops_]
+    }
+    return 0
+}
+
 proc dcc_sample {k} {
     global ns dcc_flows dcc_tcp dcc_sink dcc_queues dcc_qmon dcc_interval dcc_samples dcc_ff dcc_qf
     global dcc_duration
@@ -36,7 +45,7 @@ proc dcc_sample {k} {
     }
     foreach q $dcc_queues {
         set m $dcc_qmon($q)
-        puts $dcc_qf "$now,$q,[$m set pkts_],[$m set pdrops_],[$m set bdepartures_],[$m set pdepartures_]"
+        puts $dcc_qf "$now,$q,[$m set pkts_],[expr {[$m set pdrops_] + [dcc_losses $q]}],[$m set bdepartures_],[$m set pdepartures_]"
     }
     if {$k < $dcc_samples} {
         $ns at [expr {($k + 1) * $dcc_interval}] "dcc_sample [expr {$k + 1}]"
@@ -92,6 +101,7 @@ proc dcc_finish {} {
         foreach v {parrivals_ pdepartures_ bdepartures_ pdrops_ pkts_} {
             puts $f "queue,$q,$v,[$m set $v]"
         }
+        puts $f "queue,$q,loss_drops,[dcc_losses $q]"
     }
     close $f
     close $dcc_ff

@@ -54,6 +54,10 @@ class Flow:
     bytes: int | None
     path: tuple[str, ...]
     reverse_path: tuple[str, ...]
+    wire_bytes: int = 0
+    """A data packet on the wire in ns-2: packetSize_ plus the header for agents that add it (not Vegas)."""
+    syn: bool = True
+    """Whether the agent opens with a header-only SYN as sequence number 0 (ns-2's syn_; Vegas ignores it)."""
     agent_vars: dict[str, float] = field(default_factory=dict)
     """Tcl variables of the agent the scenario sets (alpha_, v_beta_, ...); the rest keep ns-2's defaults."""
     transport: Transport | None = None

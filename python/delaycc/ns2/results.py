@@ -45,11 +45,12 @@ def _flow(
     n = len(times)
     iv = s.sample_interval_s
     rows, k = _slots(df, iv, n)
-    wire = s.payload + s.header_size
-    # The sink counts in-order bytes on the wire, the 40-byte SYN (syn_, ns-2's default) included.
+    wire = f.wire_bytes
+    # The sink counts in-order bytes on the wire, the header-only SYN (syn_, ns-2's default) included.
+    syn_bytes = s.header_size if f.syn else 0
     sink = _column(rows, "sink_bytes", k, n)
-    data_bytes = np.maximum(sink - s.header_size, 0.0)
-    delivered_pkts = float(np.floor(max(end["bytes_"] - s.header_size, 0.0) / wire + 1e-9))
+    data_bytes = np.maximum(sink - syn_bytes, 0.0)
+    delivered_pkts = float(np.floor(max(end["bytes_"] - syn_bytes, 0.0) / wire + 1e-9))
     rate = np.diff(np.nan_to_num(data_bytes), prepend=0.0) / wire * s.packet_size * 8.0 / iv
     ack = _column(rows, "ack", k, n)
     seq = _column(rows, "t_seqno", k, n)
@@ -145,7 +146,9 @@ def build(s: Scenario, raw: RawRun, ns2: Ns2, differences: list[str]) -> Result:
                 "utilization": counters["bdepartures_"] * 8.0 / (d.bandwidth_bps * s.duration_s),
                 "mean_queue_pkts": counters["pkts_sum"] / s.duration_s,
                 "max_queue_pkts": int(np.nanmax(qlen)) if np.isfinite(qlen).any() else 0,
-                "drops": int(counters["pdrops_"]),
+                "drops": int(counters["pdrops_"] + counters.get("loss_drops", 0.0)),
+                "queue_drops": int(counters["pdrops_"]),
+                "loss_drops": int(counters.get("loss_drops", 0.0)),
                 "pkts_sent": int(counters["pdepartures_"]),
                 "bandwidth_bps": d.bandwidth_bps,
             }

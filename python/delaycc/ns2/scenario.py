@@ -45,6 +45,28 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+SYN = (
+    "transport: ns-2's agents open with a 40-byte SYN (syn_ true): data starts one RTT later, and FAST and "
+    "Vegas take their first RTT (baseRTT) from the SYN, which lacks a data packet's serialisation"
+)
+TICK = "transport: ns-2 times the RTT for its retransmission timer in 10 ms ticks (tcpTick_ 0.01)"
+GENERAL_DIFFERENCES: dict[str, tuple[str, ...]] = {
+    "Fast": (SYN, TICK),
+    "Vegas": (
+        "vegas: ns-2's Agent/TCP/Vegas sends no SYN; its first data packet's RTT seeds baseRTT",
+        TICK,
+    ),
+    "Newreno": (
+        SYN,
+        TICK,
+        "newreno: ns-2 restarts the retransmission timer only on the first partial ACK of a recovery "
+        "(newreno_changes1_ 1), delaycc on every partial ACK",
+    ),
+    "Reno": (SYN, TICK),
+    "Sack1": (SYN, TICK, "sack: ns-2's Agent/TCP/Sack1 recovers with SACK blocks; delaycc has no SACK yet"),
+}
+
+
 class _Reader:
     def __init__(self, doc: dict[str, Any], path: str, agents: Mapping[str, str]) -> None:
         self.doc = doc
@@ -175,6 +197,12 @@ class _Reader:
             path = tuple(f["path"]) if "path" in f else least_delay(nodes, directions, src, dst)
             rpath = tuple(f["reverse_path"]) if "reverse_path" in f else tuple(reversed(path))
             stop = min(duration_s(f["stop"]), duration) if "stop" in f else duration
+            # Agent/TCP/Vegas builds its packets itself: packetSize_ bytes on the wire, no SYN, no header.
+            # Every other agent adds the header to packetSize_ (the payload): the same packet either way.
+            plain = agent == "Vegas"
+            wire = int(size_bytes(self.doc.get("packet_size", 1000)))
+            for d in GENERAL_DIFFERENCES.get(agent, ()):
+                self.differences.append(d)
             flows.append(
                 Flow(
                     index=i,
@@ -189,6 +217,8 @@ class _Reader:
                     bytes=int(size_bytes(f["bytes"])) if "bytes" in f else None,
                     path=path,
                     reverse_path=rpath,
+                    wire_bytes=wire,
+                    syn=not plain,
                     agent_vars=vars_,
                     transport=self.transport(f),
                 )

@@ -84,10 +84,21 @@ class _Script:
                     f"$dcc_em({i}) set rate_ {_num(d.loss)}",
                     f"$dcc_em({i}) ranvar [new RandomVariable/Uniform]",
                     f"$ns link-lossmodel $dcc_em({i}) {a} {b}",
+                    # The error model sits after the queue: its losses must not reach the queue monitor,
+                    # which would count a packet that already left as dropped from the queue. A monitor
+                    # of its own counts them.
+                    f"set dcc_lossmon({i}) [new QueueMonitor]",
+                    f"set dcc_losssnoop({i}) [new SnoopQueue/Drop]",
+                    f"$dcc_losssnoop({i}) set-monitor $dcc_lossmon({i})",
+                    f"$dcc_losssnoop({i}) target [$ns set nullAgent_]",
+                    f"$dcc_em({i}) drop-target $dcc_losssnoop({i})",
                 )
             if d.drop_seqs:
                 # With syn_ (ns-2's default) packet 0 is the SYN and data sequence k is ns-2's seqno k + 1.
-                indices = " ".join(str(seq + 1) for _, seq in sorted(d.drop_seqs, key=lambda x: x[1]))
+                syn = {f.id: int(f.syn) for f in self.s.flows}
+                indices = " ".join(
+                    str(seq + syn[fid]) for fid, seq in sorted(d.drop_seqs, key=lambda x: x[1])
+                )
                 self.emit(
                     f"set dcc_list({i}) [new ErrorModel/List]",
                     f"$dcc_list({i}) droplist {{{indices}}}",
@@ -135,6 +146,8 @@ class _Script:
             f"$dcc_tcp({i}) set rtxcur_init_ {_num(t.initial_rto_s)}",
             f"$dcc_tcp({i}) set numdupacks_ {t.dupack_threshold}",
         )
+        if not f.syn:
+            self.emit(f"$dcc_tcp({i}) set packetSize_ {f.wire_bytes}")
         for var, value in f.agent_vars.items():
             if var in AT_START_VARS:
                 # An int in ns-2: delaycc's "never" (10^9 and above) is ns-2's largest int.
