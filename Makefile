@@ -72,6 +72,7 @@ bench: build
 	cargo run --release --locked --quiet -p delaycc-sim --bin delaycc-bench
 	python benches/python_overhead.py
 	python benches/sweep_scaling.py
+	python benches/crosscheck_overhead.py
 
 lock:
 	rm -rf /tmp/delaycc-lock-venv && $(PYTHON) -m venv /tmp/delaycc-lock-venv

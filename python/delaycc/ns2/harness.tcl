@@ -1,28 +1,23 @@
 # delaycc's ns-2 harness: sampling and end-of-run counters for a translated scenario. The translated script
 # (delaycc.ns2.translate) defines the topology, fills the arrays below and then sources these procedures.
-#   dcc_flows:      flow indices;  dcc_tcp(i), dcc_sink(i): agents;  dcc_kind(i): fast, vegas or other
+#   dcc_flows:      flow indices;  dcc_tcp(i), dcc_sink(i): agents;  dcc_kind(i): fast, vegas or other;
+#                   dcc_tick(i): its tcpTick_;  globals dcc_cwnd_<i> ... aliased to its variables
 #   dcc_queues:     monitored link directions;  dcc_qmon(q): its QueueMonitor
 #   dcc_interval, dcc_samples, dcc_duration, dcc_out: sampling period, count, run length, output folder
 # Output (CSV, one header line each): flows.csv, queues.csv every dcc_interval; end.csv at the end.
 
-proc dcc_rtts {i} {
-    # rtt (latest sample), srtt (smoothed) and base RTT in seconds, as the agent keeps them.
-    global dcc_tcp dcc_kind
-    set t $dcc_tcp($i)
-    set tick [$t set tcpTick_]
-    set srtt [expr {[$t set srtt_] / 8.0 * $tick}]
-    switch -- $dcc_kind($i) {
-        fast {
-            set avg [$t set avgRTT_]
-            return [list $avg $avg [$t set baseRTT_]]
-        }
-        vegas {
-            return [list [$t set v_rtt_] $srtt ""]
-        }
-        default {
-            return [list [expr {[$t set rtt_] * $tick}] $srtt ""]
-        }
+proc dcc_queue_row {q} {
+    global dcc_qmon dcc_lossmon
+    $dcc_qmon($q) instvar pkts_ pdrops_ bdepartures_ pdepartures_
+    if {[info exists dcc_lossmon($q)]} {
+        set pdrops_ [expr {$pdrops_ + [$dcc_lossmon($q) set pdrops_]}]
     }
+    return "$pkts_,$pdrops_,$bdepartures_,$pdepartures_"
+}
+
+proc dcc_sink_bytes {s} {
+    $s instvar bytes_
+    return $bytes_
 }
 
 proc dcc_losses {q} {
@@ -34,18 +29,42 @@ proc dcc_losses {q} {
     return 0
 }
 
+# Sampling reads the agents' variables through global aliases made when the script created them
+# (dcc_cwnd_<i>, ...: `$agent instvar {cwnd_ dcc_cwnd_<i>}`), a plain variable read each, instead of an
+# OTcl method call per variable, which made sampling cost several times the simulation itself.
 proc dcc_sample {k} {
-    global ns dcc_flows dcc_tcp dcc_sink dcc_queues dcc_qmon dcc_interval dcc_samples dcc_ff dcc_qf
-    global dcc_duration
+    global ns dcc_flows dcc_sink dcc_kind dcc_tick dcc_queues dcc_qmon dcc_interval dcc_samples
+    global dcc_ff dcc_qf dcc_duration
     set now [$ns now]
+    set lines {}
     foreach i $dcc_flows {
-        set t $dcc_tcp($i)
-        lassign [dcc_rtts $i] rtt srtt base
-        puts $dcc_ff "$now,$i,[$t set cwnd_],[$t set ack_],[$t set t_seqno_],$rtt,$srtt,$base,[$dcc_sink($i) set bytes_],[$t set ssthresh_]"
+        upvar #0 dcc_cwnd_$i cwnd dcc_ack_$i ack dcc_seq_$i seq dcc_ssth_$i ssth dcc_srtt_$i srtt
+        set tick $dcc_tick($i)
+        # rtt (latest sample), srtt (smoothed) and base RTT in seconds, as the agent keeps them.
+        set smoothed [expr {$srtt / 8.0 * $tick}]
+        switch -- $dcc_kind($i) {
+            fast {
+                upvar #0 dcc_avg_$i avg dcc_base_$i base
+                set row "$avg,$avg,$base"
+            }
+            vegas {
+                upvar #0 dcc_vrtt_$i vrtt
+                set row "$vrtt,$smoothed,"
+            }
+            default {
+                upvar #0 dcc_rtt_$i rtt
+                set row "[expr {$rtt * $tick}],$smoothed,"
+            }
+        }
+        lappend lines "$now,$i,$cwnd,$ack,$seq,$row,[dcc_sink_bytes $dcc_sink($i)],$ssth"
     }
+    puts $dcc_ff [join $lines "\n"]
+    set lines {}
     foreach q $dcc_queues {
-        set m $dcc_qmon($q)
-        puts $dcc_qf "$now,$q,[$m set pkts_],[expr {[$m set pdrops_] + [dcc_losses $q]}],[$m set bdepartures_],[$m set pdepartures_]"
+        lappend lines "$now,$q,[dcc_queue_row $q]"
+    }
+    if {$lines != {}} {
+        puts $dcc_qf [join $lines "\n"]
     }
     if {$k < $dcc_samples} {
         $ns at [expr {($k + 1) * $dcc_interval}] "dcc_sample [expr {$k + 1}]"

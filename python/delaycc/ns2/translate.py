@@ -148,6 +148,13 @@ class _Script:
         )
         if not f.syn:
             self.emit(f"$dcc_tcp({i}) set packetSize_ {f.wire_bytes}")
+        aliases = ["cwnd_ cwnd", "ack_ ack", "t_seqno_ seq", "ssthresh_ ssth", "rtt_ rtt", "srtt_ srtt"]
+        aliases += {"fast": ["avgRTT_ avg", "baseRTT_ base"], "vegas": ["v_rtt_ vrtt"]}.get(kind, [])
+        self.emit(
+            f"$dcc_tcp({i}) instvar "
+            + " ".join(f"{{{v} dcc_{a}_{i}}}" for v, a in (x.split() for x in aliases)),
+            f"set dcc_tick({i}) [$dcc_tcp({i}) set tcpTick_]",
+        )
         for var, value in f.agent_vars.items():
             if var in AT_START_VARS:
                 # An int in ns-2: delaycc's "never" (10^9 and above) is ns-2's largest int.
