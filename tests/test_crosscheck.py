@@ -146,3 +146,20 @@ def test_reproduce_referee_without_ns2_is_one_line(tmp_path: Path) -> None:
     )
     assert p.returncode == 2
     assert len(p.stderr.strip().splitlines()) == 1 and "ns-2 not found" in p.stderr
+
+
+@requires_ns2
+def test_ns2_drops_split_into_queue_and_random_loss(tmp_path: Path) -> None:
+    """Random loss after the queue is counted apart from queue drops, each once (a loss reaching the queue
+    monitor made queues negative; writing to the monitor's variables while sampling inflated its drops)."""
+    case = next(c for c in CASES if c.name == "bernoulli-loss")
+    x = crosscheck(case.file, tmp_path, figures_too=False)
+    link = next(ln for ln in x.ns2.summary["links"] if ln["id"] == "bottleneck" and ln["direction"] == "a->b")
+    assert link["drops"] == link["queue_drops"] + link["loss_drops"]
+    # Every packet that reached the queue left it, was dropped there, or is still waiting.
+    assert 0 <= link["pkts_arrived"] - link["pkts_sent"] - link["queue_drops"] <= 200
+    expected = 0.001 * link["pkts_sent"]  # the scenario's loss rate after the queue
+    assert abs(link["loss_drops"] - expected) < 4 * expected**0.5
+    queue = x.ns2.series("link", "bottleneck:a->b", "queue_pkts")
+    assert queue.min() >= 0 and link["mean_queue_pkts"] >= 0
+    assert x.ns2.series("link", "bottleneck:a->b", "drops").sum() == link["drops"]

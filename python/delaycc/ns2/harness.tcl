@@ -8,11 +8,13 @@
 
 proc dcc_queue_row {q} {
     global dcc_qmon dcc_lossmon
+    # The instvar names are the monitor's own variables: read them, never assign to them.
     $dcc_qmon($q) instvar pkts_ pdrops_ bdepartures_ pdepartures_
+    set drops $pdrops_
     if {[info exists dcc_lossmon($q)]} {
-        set pdrops_ [expr {$pdrops_ + [$dcc_lossmon($q) set pdrops_]}]
+        set drops [expr {$drops + [$dcc_lossmon($q) set pdrops_]}]
     }
-    return "$pkts_,$pdrops_,$bdepartures_,$pdepartures_"
+    return "$pkts_,$drops,$bdepartures_,$pdepartures_"
 }
 
 proc dcc_sink_bytes {s} {

@@ -150,6 +150,7 @@ def build(s: Scenario, raw: RawRun, ns2: Ns2, differences: list[str]) -> Result:
                 "queue_drops": int(counters["pdrops_"]),
                 "loss_drops": int(counters.get("loss_drops", 0.0)),
                 "pkts_sent": int(counters["pdepartures_"]),
+                "pkts_arrived": int(counters["parrivals_"]),
                 "bandwidth_bps": d.bandwidth_bps,
             }
         )
