@@ -12,7 +12,7 @@ import pandas as pd
 from .. import __version__
 from ..result import Result
 from .locate import Ns2
-from .model import Flow, Scenario
+from .model import Direction, Flow, Scenario
 from .runner import RawRun
 
 FLOW_METRICS = ("cwnd_pkts", "rtt_s", "srtt_s", "base_rtt_s", "rate_bps", "inflight_pkts", "ssthresh_pkts")
@@ -101,6 +101,16 @@ def _flow(
     return row, series
 
 
+def _busy_fraction(s: Scenario, d: Direction, sent_bits: np.ndarray, times: np.ndarray) -> float:
+    """Time spent sending over the run, at the rate in force in each sample interval (a `link` event can
+    change it), as delaycc's utilization is."""
+    rate = np.full(len(times), d.bandwidth_bps)
+    for c in sorted(s.link_changes, key=lambda c: c.at_s):
+        if c.bandwidth_bps is not None and d in c.directions:
+            rate[times > c.at_s] = c.bandwidth_bps
+    return float(np.sum(sent_bits / rate) / s.duration_s)
+
+
 def _jain(flows: list[dict[str, Any]], full: list[bool]) -> float | None:
     chosen = [f["throughput_bps"] for f, ok in zip(flows, full, strict=True) if ok] or [
         f["throughput_bps"] for f in flows
@@ -139,11 +149,12 @@ def build(s: Scenario, raw: RawRun, ns2: Ns2, differences: list[str]) -> Result:
             continue  # the contract lists only directions that carried traffic
         rows, k = _slots(queues_df[queues_df["queue"] == i], s.sample_interval_s, n)
         qlen = _column(rows, "pkts", k, n)
+        sent_bits = np.diff(np.nan_to_num(_column(rows, "bdepartures", k, n)), prepend=0.0) * 8.0
         link_rows.append(
             {
                 "id": d.link_id,
                 "direction": d.label,
-                "utilization": counters["bdepartures_"] * 8.0 / (d.bandwidth_bps * s.duration_s),
+                "utilization": _busy_fraction(s, d, sent_bits, times),
                 "mean_queue_pkts": counters["pkts_sum"] / s.duration_s,
                 "max_queue_pkts": int(np.nanmax(qlen)) if np.isfinite(qlen).any() else 0,
                 "drops": int(counters["pdrops_"] + counters.get("loss_drops", 0.0)),
