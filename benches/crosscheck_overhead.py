@@ -48,7 +48,7 @@ def main() -> None:
             tmp = Path(d)
             for _ in range(ROUNDS):
                 t0 = time.perf_counter()
-                script = translate(s, str(tmp))
+                script = translate(s)
                 timing["translate"].append(time.perf_counter() - t0)
                 bare = script.replace(f"set dcc_samples {int(s.duration_s / s.sample_interval_s + 1e-9)}", "")
                 bare = bare.replace(

@@ -15,7 +15,10 @@ import pytest
 
 from delaycc.crosscheck import crosscheck
 from delaycc.crosscheck.suite import AGREE, DIFFER, load_manifest, needs_fast, run_case
-from delaycc.ns2 import Ns2, Ns2Error, locate
+from delaycc.ns2 import Ns2, Ns2Error, locate, runner
+from delaycc.ns2.model import Scenario
+from delaycc.ns2.scenario import load
+from delaycc.ns2.translate import translate
 
 from conftest import ROOT, run_cli
 
@@ -163,3 +166,128 @@ def test_ns2_drops_split_into_queue_and_random_loss(tmp_path: Path) -> None:
     queue = x.ns2.series("link", "bottleneck:a->b", "queue_pkts")
     assert queue.min() >= 0 and link["mean_queue_pkts"] >= 0
     assert x.ns2.series("link", "bottleneck:a->b", "drops").sum() == link["drops"]
+
+
+def _trace(
+    binary: Ns2, s: Scenario, direction: int, drops: dict[int, list[int]], work: Path
+) -> list[list[str]]:
+    work.mkdir(parents=True, exist_ok=True)
+    runner._run_script(binary, s, work, translate(s, drops, (direction,)), 600.0)
+    return [line.split() for line in (work / f"trace-{direction}.tr").read_text().splitlines()]
+
+
+DROPS = """
+name = "drops-after-retransmissions"
+duration = "3s"
+sample_interval = "10ms"
+[[links]]
+id = "acc"
+a = "s"
+b = "r1"
+bandwidth = "1Gbps"
+delay = "1ms"
+[[links]]
+id = "bn"
+a = "r1"
+b = "r2"
+bandwidth = "10Mbps"
+delay = "10ms"
+buffer = 100
+drop_packets = [{ flow = "f1", seq = 100 }, { flow = "f1", seq = 300 }]
+[[links]]
+id = "out"
+a = "r2"
+b = "d"
+bandwidth = "1Gbps"
+delay = "1ms"
+[[flows]]
+id = "f1"
+algorithm = "newreno"
+src = "s"
+dst = "d"
+"""
+
+
+@requires_ns2
+def test_deterministic_drops_hit_their_sequence_numbers_after_retransmissions(tmp_path: Path) -> None:
+    """ErrorModel/List counts every packet entering the direction, retransmissions included: the indices
+    are calibrated so that the first transmissions of data 100 and 300 (ns-2 seqno 101 and 301) go."""
+    assert NS2 is not None
+    path = tmp_path / "drops.toml"
+    path.write_text(DROPS)
+    s, _ = load(path)
+    i = next(k for k, d in enumerate(s.directions) if d.drop_seqs)
+    drops = runner.calibrate(NS2, s, tmp_path / "raw", 600.0)
+    assert drops[i] != [101, 301], "the second drop comes after a retransmission; calibration must see it"
+    lines = _trace(NS2, s, i, drops, tmp_path / "check")
+    arrivals = [p for p in lines if p[0] == "+"]
+    dropped = [int(arrivals[k][10]) for k in drops[i]]
+    assert dropped == [101, 301]
+    assert [int(p[10]) for p in arrivals].index(301) == drops[i][1]  # its first transmission
+
+
+ROUTES = """
+name = "routes"
+duration = "2s"
+[[links]]
+id = "direct"
+a = "s"
+b = "d"
+bandwidth = "10Mbps"
+delay = "50ms"
+[[links]]
+id = "via1"
+a = "s"
+b = "r"
+bandwidth = "10Mbps"
+delay = "5ms"
+[[links]]
+id = "via2"
+a = "r"
+b = "d"
+bandwidth = "10Mbps"
+delay = "5ms"
+[[flows]]
+id = "f1"
+algorithm = "vegas"
+src = "s"
+dst = "d"
+[[traffic]]
+kind = "cbr"
+src = "s"
+dst = "d"
+rate = "1Mbps"
+stop = "0.05s"
+"""
+
+
+@requires_ns2
+def test_the_first_packets_already_follow_delayccs_routes(tmp_path: Path) -> None:
+    """ns-2's own routes take the one-hop link; delaycc's least-delay route goes through r. Routes are
+    installed before anything is sent at time 0, so not even the first packet takes the direct link."""
+    assert NS2 is not None
+    path = tmp_path / "routes.toml"
+    path.write_text(ROUTES)
+    s, _ = load(path)
+    direct = next(k for k, d in enumerate(s.directions) if d.link_id == "direct" and d.label == "a->b")
+    assert [p for p in _trace(NS2, s, direct, {}, tmp_path / "t") if p[0] == "+"] == []
+    x = crosscheck(path, None)
+    assert {(ln["id"], ln["direction"]) for ln in x.ns2.summary["links"]} == {
+        ("via1", "a->b"),
+        ("via1", "b->a"),
+        ("via2", "a->b"),
+        ("via2", "b->a"),
+    }
+
+
+@requires_ns2
+def test_finite_transfers_end_when_their_last_byte_arrives(tmp_path: Path) -> None:
+    text = DROPS.replace('drop_packets = [{ flow = "f1", seq = 100 }, { flow = "f1", seq = 300 }]\n', "")
+    for alg in ("newreno", "vegas"):
+        path = tmp_path / f"{alg}.toml"
+        path.write_text(text.replace('algorithm = "newreno"', f'algorithm = "{alg}"\nbytes = "1MB"'))
+        f = crosscheck(path, None).ns2.summary["flows"][0]
+        assert f["delivered_bytes"] == 1_000_000, alg
+        assert f["completion_time_s"] is not None and 0.8 < f["completion_time_s"] < 3.0, alg
+        assert f["active_s"] == pytest.approx(f["completion_time_s"]), alg
+        assert f["goodput_bps"] == pytest.approx(8e6 / f["active_s"]), alg

@@ -49,7 +49,7 @@ def flow(alg: str, params: str = "", extra: str = "") -> str:
 
 def test_sizes_buffers_loss_and_agents_are_translated(tmp_path: Path) -> None:
     s, diffs = load(write(tmp_path, DUMBBELL + flow("fast", "alpha = 40", 'stop = "1.5s"')))
-    tcl = translate(s, "/out")
+    tcl = translate(s)
     assert "Agent/TCP set packetSize_ 960" in tcl  # 1000 on the wire, 40 of them header
     assert "Agent/TCPSink set packetSize_ 40" in tcl
     # buffer counts waiting packets; ns-2's queue-limit counts the one being sent too
@@ -71,7 +71,7 @@ def test_sizes_buffers_loss_and_agents_are_translated(tmp_path: Path) -> None:
 def test_transport_and_vegas_parameters(tmp_path: Path) -> None:
     text = DUMBBELL + '[transport]\ninitial_window = 2\ndelayed_ack = true\nmin_rto = "1s"\n'
     s, _ = load(write(tmp_path, text + flow("vegas", "alpha = 2\nbeta = 4")))
-    tcl = translate(s, "/out")
+    tcl = translate(s)
     assert "new Agent/TCP/Vegas" in tcl and "new Agent/TCPSink/DelAck" in tcl
     assert "set v_alpha_ 2" in tcl and "set v_beta_ 4" in tcl and "set v_gamma_ 1" in tcl
     assert "set windowInit_ 2" in tcl and "set minrto_ 1" in tcl and "set interval_ 0.1" in tcl
@@ -80,7 +80,7 @@ def test_transport_and_vegas_parameters(tmp_path: Path) -> None:
 def test_deterministic_drops_become_a_drop_list_on_a_private_link(tmp_path: Path) -> None:
     text = DUMBBELL.replace('delay = "1ms"', 'delay = "1ms"\ndrop_packets = [{ flow = "f1", seq = 99 }]')
     s, _ = load(write(tmp_path, text + flow("newreno")))
-    tcl = translate(s, "/out")
+    tcl = translate(s)
     assert "droplist {100}" in tcl  # the SYN is ns-2's packet 0
 
 
@@ -94,7 +94,7 @@ def test_events_change_links_and_routes(tmp_path: Path) -> None:
         )
     )
     s, _ = load(write(tmp_path, text))
-    tcl = translate(s, "/out")
+    tcl = translate(s)
     assert "set bandwidth_ 5000000" in tcl and "set dcc_up(2) 0" in tcl and '$ns at 1 "dcc_change_0"' in tcl
 
 
@@ -184,4 +184,107 @@ def test_every_crosscheck_scenario_translates() -> None:
     for f in files:
         if f.name != "suite.toml":
             s, _ = load(f)
-            assert "dcc_start" in translate(s, "/out")
+            assert "dcc_start" in translate(s)
+
+
+def test_fast_has_no_dead_band_and_routes_come_before_any_agent(tmp_path: Path) -> None:
+    s, _ = load(write(tmp_path, DUMBBELL + flow("fast", "alpha = 20")))
+    tcl = translate(s)
+    # ns-2's module holds the window while alpha_ <= backlog < beta_ (default 100): beta_ = alpha
+    assert "set alpha_ 20" in tcl and "set beta_ 20" in tcl
+    assert tcl.index('$ns at 0 "dcc_routes"') < tcl.index("new Agent/TCP/Fast")
+
+
+def test_a_link_going_down_also_refuses_arrivals(tmp_path: Path) -> None:
+    text = DUMBBELL + flow("newreno") + '[[events]]\nat = "1s"\nkind = "link"\nlink = "bn"\nup = false\n'
+    s, _ = load(write(tmp_path, text))
+    tcl = translate(s)
+    assert "set dcc_head(2) [new ErrorModel]" in tcl and "$ns lossmodel $dcc_head(2)" in tcl
+    assert "$dcc_head(2) set rate_ [expr {$dcc_up(2) ? 0.0 : 1.0}]" in tcl
+
+
+@pytest.mark.parametrize(
+    ("extra", "key", "reason"),
+    [
+        ("", "flows[0].params.alpha", "holds it as an integer"),
+        ("[transport]\nreceiver_window = 2000000\n", "flows[0].transport.receiver_window", "at most 1000000"),
+    ],
+)
+def test_what_ns2_would_silently_change_is_refused(tmp_path: Path, extra: str, key: str, reason: str) -> None:
+    body = flow("fast", "alpha = 10.5") if not extra else flow("vegas")
+    path = write(tmp_path, DUMBBELL + extra + body)
+    with pytest.raises(Ns2Unsupported) as e:
+        load(path)
+    assert any(line.startswith(f"{path}: {key}: ") and reason in line for line in e.value.errors), (
+        e.value.errors
+    )
+
+
+def test_a_byte_buffer_smaller_than_a_packet_is_refused(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        DUMBBELL.replace('reverse_buffer_bytes = "5000B"', 'reverse_buffer_bytes = "500B"') + flow("newreno"),
+    )
+    with pytest.raises(Ns2Unsupported) as e:
+        load(path)
+    assert "links[1].reverse_buffer_bytes: ns-2's byte-mode DropTail drops every packet" in e.value.errors[0]
+
+
+def test_a_reroute_that_would_move_another_flow_is_refused(tmp_path: Path) -> None:
+    text = """
+name = "two-to-one"
+duration = "2s"
+[[links]]
+a = "s"
+b = "r1"
+bandwidth = "10Mbps"
+delay = "1ms"
+[[links]]
+a = "r1"
+b = "r2"
+bandwidth = "10Mbps"
+delay = "5ms"
+[[links]]
+a = "r1"
+b = "r3"
+bandwidth = "10Mbps"
+delay = "5ms"
+[[links]]
+a = "r3"
+b = "r2"
+bandwidth = "10Mbps"
+delay = "5ms"
+[[links]]
+a = "r2"
+b = "d"
+bandwidth = "10Mbps"
+delay = "1ms"
+[[flows]]
+id = "a"
+algorithm = "newreno"
+src = "s"
+dst = "d"
+[[flows]]
+id = "b"
+algorithm = "newreno"
+src = "s"
+dst = "d"
+[[events]]
+at = "1s"
+kind = "reroute"
+flow = "a"
+path = ["s", "r1", "r3", "r2", "d"]
+"""
+    path = write(tmp_path, text)
+    with pytest.raises(Ns2Unsupported) as e:
+        load(path)
+    assert e.value.errors == [
+        f"{path}: events[0].path: ns-2 routes by destination: at r1 towards d this path goes to r3 but "
+        "flows[1].path to r2"
+    ]
+
+
+def test_sampling_follows_delayccs_resolution_halving(tmp_path: Path) -> None:
+    text = DUMBBELL.replace('duration = "2s"', 'duration = "10s"').replace('"10ms"', '"1ms"', 1)
+    s, _ = load(write(tmp_path, text + flow("newreno")))
+    assert s.sample_interval_s == pytest.approx(0.004)  # 10 000 samples > 4000: 2 ms, then 4 ms

@@ -70,6 +70,8 @@ def settle_s(r: Result, fid: str, start_s: float, stop_s: float) -> float | None
         return None
     step = float(t[1] - t[0])
     k = max(1, round(SETTLE_WINDOW_S / step))
+    if k >= len(t):
+        return None  # active for less than the averaging window
     smooth = np.convolve(x, np.ones(k) / k, mode="full")[: len(x)]
     tail = x[int(len(x) * 0.8) :]
     final = float(tail.mean()) if len(tail) else 0.0

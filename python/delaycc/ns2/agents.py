@@ -18,8 +18,10 @@ class AgentSpec:
     """Class under Agent/TCP."""
     sink: str
     """Receiver class: TCPSink (cumulative ACKs) or TCPSink/Sack1 (SACK blocks)."""
-    tcl_vars: dict[str, str] = field(default_factory=dict)
-    """delaycc parameter -> agent variable, set from the scenario's value (explicit or default)."""
+    tcl_vars: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """delaycc parameter -> agent variables, set from the scenario's value (explicit or default)."""
+    integer: frozenset[str] = frozenset()
+    """Parameters the agent holds as integers (TracedInt/int in ns-2): fractional values are refused."""
     explicit_vars: dict[str, str] = field(default_factory=dict)
     """delaycc parameter -> agent variable, set only when the scenario sets it (otherwise ns-2's default,
     because delaycc's default means something the variable does not)."""
@@ -35,7 +37,10 @@ AGENTS: dict[str, AgentSpec] = {
     "fast": AgentSpec(
         agent="Fast",
         sink="TCPSink/Sack1",
-        tcl_vars={"alpha": "alpha_", "gamma": "gamma_", "mi_threshold": "mi_threshold_"},
+        # beta_ is the top of the module's dead band (no update while alpha_ <= backlog < beta_); FAST as
+        # the papers and delaycc define it has none, so beta_ = alpha_ (ns-2's default beta_ is 100).
+        tcl_vars={"alpha": ("alpha_", "beta_"), "gamma": ("gamma_",), "mi_threshold": ("mi_threshold_",)},
+        integer=frozenset({"alpha"}),
         explicit_vars={"min_update_interval": "cwnd_update_period_"},
         built_in={
             "update_every_other_rtt": True,  # UPDATE_CWND_EVERY_OTHER_RTT is defined in tcp-fast.h
@@ -50,12 +55,13 @@ AGENTS: dict[str, AgentSpec] = {
     "vegas": AgentSpec(
         agent="Vegas",
         sink="TCPSink",
-        tcl_vars={"alpha": "v_alpha_", "beta": "v_beta_", "gamma": "v_gamma_"},
+        tcl_vars={"alpha": ("v_alpha_",), "beta": ("v_beta_",), "gamma": ("v_gamma_",)},
+        integer=frozenset({"alpha", "beta", "gamma"}),
         built_in={"rtt_statistic": "mean", "loss_reduction": 0.75},
     ),
     # ssthresh_ is reset to window_ when the run starts; the translation sets it again as the flow starts.
-    "newreno": AgentSpec(agent="Newreno", sink="TCPSink", tcl_vars={"initial_ssthresh": "ssthresh_"}),
-    "reno": AgentSpec(agent="Reno", sink="TCPSink", tcl_vars={"initial_ssthresh": "ssthresh_"}),
+    "newreno": AgentSpec(agent="Newreno", sink="TCPSink", tcl_vars={"initial_ssthresh": ("ssthresh_",)}),
+    "reno": AgentSpec(agent="Reno", sink="TCPSink", tcl_vars={"initial_ssthresh": ("ssthresh_",)}),
 }
 
 AT_START_VARS = ("ssthresh_",)

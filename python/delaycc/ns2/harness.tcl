@@ -36,7 +36,7 @@ proc dcc_losses {q} {
 # OTcl method call per variable, which made sampling cost several times the simulation itself.
 proc dcc_sample {k} {
     global ns dcc_flows dcc_sink dcc_kind dcc_tick dcc_queues dcc_qmon dcc_interval dcc_samples
-    global dcc_ff dcc_qf dcc_duration
+    global dcc_ff dcc_qf dcc_duration dcc_target dcc_stopped dcc_completed
     set now [$ns now]
     set lines {}
     foreach i $dcc_flows {
@@ -58,7 +58,14 @@ proc dcc_sample {k} {
                 set row "[expr {$rtt * $tick}],$smoothed,"
             }
         }
-        lappend lines "$now,$i,$cwnd,$ack,$seq,$row,[dcc_sink_bytes $dcc_sink($i)],$ssth"
+        set delivered [dcc_sink_bytes $dcc_sink($i)]
+        # A finite transfer ends when its last byte arrives: its counters are read then (at this sample),
+        # so that idle timer expiries afterwards do not count.
+        if {[info exists dcc_target($i)] && ![info exists dcc_stopped($i)] && $delivered >= $dcc_target($i)} {
+            set dcc_stopped($i) [dcc_counters $i]
+            set dcc_completed($i) $now
+        }
+        lappend lines "$now,$i,$cwnd,$ack,$seq,$row,$delivered,$ssth"
     }
     puts $dcc_ff [join $lines "\n"]
     set lines {}
@@ -101,6 +108,7 @@ proc dcc_stop {i} {
 
 proc dcc_finish {} {
     global ns dcc_flows dcc_tcp dcc_sink dcc_kind dcc_queues dcc_qmon dcc_ff dcc_qf dcc_out dcc_stopped
+    global dcc_completed
     set now [$ns now]
     set f [open [file join $dcc_out end.csv] w]
     puts $f "kind,id,name,value"
@@ -112,6 +120,9 @@ proc dcc_finish {} {
         }
         foreach line $lines {
             puts $f $line
+        }
+        if {[info exists dcc_completed($i)]} {
+            puts $f "flow,$i,completion_s,$dcc_completed($i)"
         }
     }
     foreach q $dcc_queues {

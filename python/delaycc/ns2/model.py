@@ -91,6 +91,7 @@ class LinkChange:
 
 @dataclass(frozen=True)
 class Reroute:
+    index: int  # in the scenario's events
     at_s: float
     flow: str
     path: tuple[str, ...] | None

@@ -70,7 +70,9 @@ def _flow(
         "inflight_pkts": np.maximum(seq - ack - 1, 0.0),
         "ssthresh_pkts": np.where(ssthresh > 0, ssthresh, np.nan),
     }
-    active = max(f.stop_s - f.start_s, 1e-9)
+    completion = end.get("completion_s")
+    # A finite transfer is active until its last byte arrived (known to a sample interval), as in delaycc.
+    active = max((completion if completion is not None else f.stop_s) - f.start_s, 1e-9)
     goodput_bytes = delivered_pkts * s.payload
     if f.bytes is not None:
         goodput_bytes = min(goodput_bytes, float(f.bytes))
@@ -96,6 +98,7 @@ def _flow(
         "sent_pkts": int(end["ndatapack_"]),
         "start_s": f.start_s,
         "active_s": active,
+        "completion_time_s": completion,
         "params": f.agent_vars,
     }
     return row, series
@@ -109,6 +112,14 @@ def _busy_fraction(s: Scenario, d: Direction, sent_bits: np.ndarray, times: np.n
         if c.bandwidth_bps is not None and d in c.directions:
             rate[times > c.at_s] = c.bandwidth_bps
     return float(np.sum(sent_bits / rate) / s.duration_s)
+
+
+def _final_rate(s: Scenario, d: Direction) -> float:
+    rate = d.bandwidth_bps
+    for c in sorted(s.link_changes, key=lambda c: c.at_s):
+        if c.bandwidth_bps is not None and d in c.directions:
+            rate = c.bandwidth_bps
+    return rate
 
 
 def _jain(flows: list[dict[str, Any]], full: list[bool]) -> float | None:
@@ -162,7 +173,7 @@ def build(s: Scenario, raw: RawRun, ns2: Ns2, differences: list[str]) -> Result:
                 "loss_drops": int(counters.get("loss_drops", 0.0)),
                 "pkts_sent": int(counters["pdepartures_"]),
                 "pkts_arrived": int(counters["parrivals_"]),
-                "bandwidth_bps": d.bandwidth_bps,
+                "bandwidth_bps": _final_rate(s, d),
             }
         )
         series = {

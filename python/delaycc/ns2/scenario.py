@@ -67,6 +67,9 @@ GENERAL_DIFFERENCES: dict[str, tuple[str, ...]] = {
 }
 
 
+MAX_VEGAS_WINDOW = 1_000_000
+
+
 class _Reader:
     def __init__(self, doc: dict[str, Any], path: str, agents: Mapping[str, str]) -> None:
         self.doc = doc
@@ -139,8 +142,15 @@ class _Reader:
         for name, value in values.items():
             if "duration" in self.types[alg].get(name, "") and not isinstance(value, int | float):
                 value = duration_s(value)
-            if name in spec.tcl_vars:
-                out[spec.tcl_vars[name]] = float(value)
+            if name in spec.integer and not float(value).is_integer():
+                self.refuse(
+                    f"{where}.params.{name}",
+                    f"ns-2's Agent/TCP/{spec.agent} holds it as an integer; {_show(value)} would be "
+                    "truncated",
+                )
+            elif name in spec.tcl_vars:
+                for var in spec.tcl_vars[name]:
+                    out[var] = float(value)
             elif name in spec.explicit_vars:
                 if name in given:
                     out[spec.explicit_vars[name]] = float(value)
@@ -253,11 +263,12 @@ class _Reader:
     def events(self, directions: list[Direction]) -> tuple[list[LinkChange], list[Reroute]]:
         changes: list[LinkChange] = []
         reroutes: list[Reroute] = []
-        for e in self.doc.get("events", []):
+        for index, e in enumerate(self.doc.get("events", [])):
             at = duration_s(e["at"])
             if e["kind"] == "reroute":
                 reroutes.append(
                     Reroute(
+                        index=index,
                         at_s=at,
                         flow=str(e["flow"]),
                         path=tuple(e["path"]) if "path" in e else None,
@@ -314,22 +325,61 @@ class _Reader:
                     f"index only when that flow's data alone crosses it (here: {', '.join(sorted(users))})",
                 )
 
-    def check_routes(self, flows: list[Flow], traffic: list[Traffic]) -> None:
-        """ns-2 forwards by destination: two paths towards one node must agree on every node they share."""
+    def check_routes(self, flows: list[Flow], traffic: list[Traffic], reroutes: list[Reroute]) -> None:
+        """ns-2 forwards by destination: paths towards one node must agree on every node they share, at
+        every moment of the run (a reroute installs its path for the destination, so it would move every
+        other flow towards that destination with it)."""
+        current: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        for f in flows:
+            current[f"{f.id} data"] = (f"flows[{f.index}].path", f.dst, f.path)
+            current[f"{f.id} acks"] = (f"flows[{f.index}].reverse_path", f.src, f.reverse_path)
+        for t in traffic:
+            current[f"{t.id} data"] = (f"traffic[{t.index}].path", t.dst, t.path)
+        ends = {f.id: (f.src, f.dst) for f in flows}
+        self._conflicts(current)
+        for r in sorted(reroutes, key=lambda r: r.at_s):
+            k = r.index
+            src, dst = ends[r.flow]
+            # Re-inserted last, so that a conflict is reported against the reroute that makes it.
+            if r.path is not None:
+                current.pop(f"{r.flow} data")
+                current[f"{r.flow} data"] = (f"events[{k}].path", dst, r.path)
+            if r.reverse_path is not None:
+                current.pop(f"{r.flow} acks")
+                current[f"{r.flow} acks"] = (f"events[{k}].reverse_path", src, r.reverse_path)
+            self._conflicts(current)
+
+    def _conflicts(self, current: dict[str, tuple[str, str, tuple[str, ...]]]) -> None:
         nexthop: dict[tuple[str, str], tuple[str, str]] = {}
-        for what, dst, path in [
-            *((f"flows[{f.index}].path", f.dst, f.path) for f in flows),
-            *((f"flows[{f.index}].reverse_path", f.src, f.reverse_path) for f in flows),
-            *((f"traffic[{t.index}].path", t.dst, t.path) for t in traffic),
-        ]:
+        for what, dst, path in current.values():
             for a, b in hops(path):
                 seen = nexthop.setdefault((a, dst), (b, what))
                 if seen[0] != b:
-                    self.refuse(
-                        what,
-                        f"ns-2 routes by destination: at {a} towards {dst} this path goes to {b} but "
-                        f"{seen[1]} to {seen[0]}",
+                    line = (
+                        f"{self.path}: {what}: ns-2 routes by destination: at {a} towards {dst} this path "
+                        f"goes to {b} but {seen[1]} to {seen[0]}"
                     )
+                    if line not in self.problems:
+                        self.problems.append(line)
+
+    def check_sizes(self, directions: list[Direction], flows: list[Flow], traffic: list[Traffic]) -> None:
+        largest = max([f.wire_bytes for f in flows] + [t.packet_size for t in traffic] + [0])
+        for d in directions:
+            if d.buffer_bytes is not None and d.buffer_bytes < largest:
+                key = "buffer_bytes" if d.label == "a->b" else "reverse_buffer_bytes"
+                self.refuse(
+                    f"links[{d.link_index}].{key}",
+                    f"ns-2's byte-mode DropTail drops every packet larger than the buffer even when the link "
+                    f"is idle; give at least {largest} bytes",
+                )
+        for f in flows:
+            t = f.transport
+            if f.agent == "Vegas" and t is not None and t.receiver_window > MAX_VEGAS_WINDOW:
+                self.refuse(
+                    f"flows[{f.index}].transport.receiver_window",
+                    f"ns-2's Agent/TCP/Vegas allocates two arrays of window_ entries; at most "
+                    f"{MAX_VEGAS_WINDOW} packets",
+                )
 
 
 def _show(v: Any) -> str:
@@ -359,7 +409,8 @@ def from_doc(doc: dict[str, Any], path: str, agents: Mapping[str, str]) -> tuple
     traffic = r.traffic(nodes, directions, duration)
     changes, reroutes = r.events(directions)
     r.check_drops(directions, flows, traffic, reroutes)
-    r.check_routes(flows, traffic)
+    r.check_routes(flows, traffic, reroutes)
+    r.check_sizes(directions, flows, traffic)
     if not flows and not r.problems:
         r.refuse("flows", "ns-2 needs at least one TCP flow to compare")
     if r.problems:
@@ -369,6 +420,11 @@ def from_doc(doc: dict[str, Any], path: str, agents: Mapping[str, str]) -> tuple
         if "sample_interval" in doc
         else min(max(duration / 2000, 1e-3), duration)
     )
+    # delaycc halves a series' resolution each time it would exceed max_samples (docs/scenario-format.md);
+    # sampling ns-2 at the interval that leaves gives the same grid, with the same merged values.
+    max_samples = int(doc.get("max_samples", 4000))
+    while int(duration / interval + 1e-9) > max_samples:
+        interval *= 2
     scenario = Scenario(
         name=str(doc["name"]),
         source=path,

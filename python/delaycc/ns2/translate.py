@@ -19,6 +19,14 @@ from .routes import hops
 MAX_NS2_SEED = 2**31 - 2
 
 
+def default_drop_indices(s: Scenario, d: Direction) -> list[int]:
+    """ErrorModel/List counts every packet entering the direction: with only the flow's data crossing it
+    (scenario.py checks), data sequence k is packet k + 1 after the SYN (k for Vegas, which sends none)
+    until the flow's first retransmission there."""
+    syn = {f.id: int(f.syn) for f in s.flows}
+    return [seq + syn[fid] for fid, seq in d.drop_seqs]
+
+
 def _num(x: float) -> str:
     """A number as Tcl reads it, exactly (repr of a float round-trips)."""
     return repr(float(x)) if not float(x).is_integer() or abs(x) >= 1e15 else str(int(x))
@@ -45,24 +53,24 @@ class _Script:
     def link(self, d: Direction) -> str:
         return f"[$ns link {self.n(d.a)} {self.n(d.b)}]"
 
-    def header(self, out_dir: str) -> None:
+    def header(self) -> None:
         s = self.s
         self.emit(
-            f"# ns-2 translation of {s.source!r} written by delaycc: see docs/crosscheck.md",
+            "# A scenario translated for ns-2.35 by delaycc (docs/crosscheck.md); run it in its own folder.",
             "set ns [new Simulator]",
             f"$defaultRNG seed {ns2_seed(s.seed)}",
             f"Agent/TCP set packetSize_ {s.payload}",
             f"Agent/TCP set tcpip_base_hdr_size_ {s.header_size}",
             f"Agent/TCPSink set packetSize_ {s.ack_size}",
-            f"set dcc_out {{{out_dir}}}",
+            "set dcc_out .",
             f"set dcc_interval {_num(s.sample_interval_s)}",
             f"set dcc_samples {int(s.duration_s / s.sample_interval_s + 1e-9)}",
             f"set dcc_duration {_num(s.duration_s)}",
         )
-        for name, i in self.node.items():
-            self.emit(f"set dcc_node({i}) [$ns node] ;# {name}")
+        for i in self.node.values():
+            self.emit(f"set dcc_node({i}) [$ns node]")
 
-    def directions(self) -> None:
+    def directions(self, drop_indices: dict[int, list[int]], trace_dirs: tuple[int, ...]) -> None:
         for i, d in enumerate(self.s.directions):
             a, b = self.n(d.a), self.n(d.b)
             self.emit(f"$ns simplex-link {a} {b} {_num(d.bandwidth_bps)} {_num(d.delay_s)} DropTail")
@@ -93,17 +101,24 @@ class _Script:
                     f"$dcc_losssnoop({i}) target [$ns set nullAgent_]",
                     f"$dcc_em({i}) drop-target $dcc_losssnoop({i})",
                 )
-            if d.drop_seqs:
-                # With syn_ (ns-2's default) packet 0 is the SYN and data sequence k is ns-2's seqno k + 1.
-                syn = {f.id: int(f.syn) for f in self.s.flows}
-                indices = " ".join(
-                    str(seq + syn[fid]) for fid, seq in sorted(d.drop_seqs, key=lambda x: x[1])
+            if any(d in c.directions and c.up is not None for c in self.s.link_changes):
+                # A link that is down also refuses what arrives, so nothing queues behind it.
+                self.emit(
+                    f"set dcc_head({i}) [new ErrorModel]",
+                    f"$dcc_head({i}) unit pkt",
+                    f"$dcc_head({i}) set rate_ 0",
+                    f"$dcc_head({i}) ranvar [new RandomVariable/Uniform]",
+                    f"$ns lossmodel $dcc_head({i}) {a} {b}",
                 )
+            indices = drop_indices.get(i, default_drop_indices(self.s, d))
+            if indices:
                 self.emit(
                     f"set dcc_list({i}) [new ErrorModel/List]",
-                    f"$dcc_list({i}) droplist {{{indices}}}",
+                    f"$dcc_list({i}) droplist {{{' '.join(map(str, sorted(indices)))}}}",
                     f"$ns lossmodel $dcc_list({i}) {a} {b}",
                 )
+            if i in trace_dirs:
+                self.emit(f"$ns trace-queue {a} {b} [open trace-{i}.tr w]")
 
     def monitors(self) -> list[int]:
         used: set[tuple[str, str]] = set()
@@ -136,7 +151,7 @@ class _Script:
         sink = f.sink + ("/DelAck" if t.delayed_ack else "")
         kind = {"Fast": "fast", "Vegas": "vegas"}.get(f.agent, "other")
         self.emit(
-            f"set dcc_tcp({i}) [new {cls}] ;# {f.id}",
+            f"set dcc_tcp({i}) [new {cls}]",
             f"set dcc_kind({i}) {kind}",
             f"$dcc_tcp({i}) set fid_ {i}",
             f"$dcc_tcp({i}) set window_ {_num(t.receiver_window)}",
@@ -174,8 +189,16 @@ class _Script:
             f"set dcc_app({i}) [new Application/FTP]",
             f"$dcc_app({i}) attach-agent $dcc_tcp({i})",
         )
-        start = f"$dcc_app({i}) send {f.bytes}" if f.bytes is not None else f"$dcc_app({i}) start"
-        self.emit(f'$ns at {_num(f.start_s)} "{start}"')
+        if f.bytes is not None:
+            # The agent sends whole packets of packetSize_ bytes: as many as the payload needs.
+            packets = -(-f.bytes // self.s.payload)
+            size = f.wire_bytes if not f.syn else self.s.payload
+            self.emit(
+                f'$ns at {_num(f.start_s)} "$dcc_app({i}) send {packets * size}"',
+                f"set dcc_target({i}) {(self.s.header_size if f.syn else 0) + packets * f.wire_bytes}",
+            )
+        else:
+            self.emit(f'$ns at {_num(f.start_s)} "$dcc_app({i}) start"')
         if f.stop_s < self.s.duration_s:
             self.emit(f'$ns at {_num(f.stop_s)} "dcc_stop {i}"')
 
@@ -184,7 +207,7 @@ class _Script:
             j = t.index
             app = "CBR" if t.kind == "cbr" else "Exponential"
             self.emit(
-                f"set dcc_udp({j}) [new Agent/UDP] ;# {t.id}",
+                f"set dcc_udp({j}) [new Agent/UDP]",
                 f"$dcc_udp({j}) set packetSize_ {t.packet_size}",
                 f"$dcc_udp({j}) set fid_ {1000 + j}",
                 f"$ns attach-agent {self.n(t.src)} $dcc_udp({j})",
@@ -210,15 +233,14 @@ class _Script:
                 self.emit(f'$ns at {_num(t.stop_s)} "$dcc_src({j}) stop"')
 
     def routes_and_events(self) -> None:
-        # Static routes are computed when the run starts; these replace them at time 0, before any agent
-        # sends (events at one instant run in the order they were scheduled).
+        # Static routes are computed when the run starts; these replace them at time 0 (scheduled in
+        # `translate` before any agent's start).
         lines: list[str] = []
         for f in self.s.flows:
             lines += self.route(f.path, f.dst) + self.route(f.reverse_path, f.src)
         for t in self.s.traffic:
             lines += self.route(t.path, t.dst)
         self.emit("proc dcc_routes {} {", "    global ns dcc_node", *("    " + x for x in lines), "}")
-        self.emit('$ns at 0 "dcc_routes"')
         flows = {f.id: f for f in self.s.flows}
         for k, r in enumerate(self.s.reroutes):
             f = flows[r.flow]
@@ -247,9 +269,11 @@ class _Script:
                     body.append(f"set dcc_up({i}) {int(c.up)}")
                 if c.loss is not None or c.up is not None:
                     body.append(f"$dcc_em({i}) set rate_ [expr {{$dcc_up({i}) ? $dcc_loss({i}) : 1.0}}]")
+                if c.up is not None:
+                    body.append(f"$dcc_head({i}) set rate_ [expr {{$dcc_up({i}) ? 0.0 : 1.0}}]")
             self.emit(
                 f"proc dcc_change_{k} {{}} {{",
-                "    global ns dcc_node dcc_em dcc_loss dcc_up",
+                "    global ns dcc_node dcc_em dcc_head dcc_loss dcc_up",
                 *("    " + x for x in body),
                 "}",
             )
@@ -259,12 +283,20 @@ class _Script:
                 self.emit(f"set dcc_loss({i}) {_num(d.loss)}", f"set dcc_up({i}) 1")
 
 
-def translate(s: Scenario, out_dir: str) -> str:
-    """The whole Tcl script; ns-2 writes its samples into ``out_dir``."""
+def translate(
+    s: Scenario, drop_indices: dict[int, list[int]] | None = None, trace_dirs: tuple[int, ...] = ()
+) -> str:
+    """The whole Tcl script, run in the folder it writes its samples to. ``drop_indices`` gives, per
+    direction with deterministic drops, the indices of the packets its ErrorModel/List drops (by default
+    seq + 1, exact until the flow's first retransmission there: runner.calibrate finds the real ones);
+    ``trace_dirs`` are directions whose arrivals go to trace-<index>.tr, for that calibration."""
     w = _Script(s)
-    w.header(out_dir)
-    w.directions()
+    w.header()
+    w.directions(drop_indices or {}, trace_dirs)
     w.monitors()
+    # Before any agent exists, so that these routes are in place before anything is sent at time 0
+    # (events at one instant run in the order they were scheduled).
+    w.emit('$ns at 0 "dcc_routes"')
     for f in s.flows:
         w.flow(f)
     w.emit(f"set dcc_flows {{{' '.join(str(f.index) for f in s.flows)}}}")

@@ -3,12 +3,15 @@ judged on ns-2's runs too.
 
 A claim function reads whatever runs it needs, and ns-2 lacks some algorithms (VFAST, RRFast, EMFAST, ...).
 So the claims are evaluated on ns-2's runs with delaycc's runs standing in for the missing ones, four
-times: once as they are, twice with every figure of every stand-in multiplied by its own factor (between
+times: once as they are; twice with every figure of every stand-in multiplied by its own factor (between
 0.63 and 1.37, different for each value, so that ratios, orderings and fairness indices move too) and
-once with every figure of every stand-in replaced by NaN. A claim whose figure or verdict moves in any of
-these reads a stand-in and has no ns-2 verdict; one that does not move rests on ns-2's runs alone, and its
-ns-2 figure and verdict are reported beside delaycc's. A claim whose measured text shows no figure at all
-("holds", "different") could hide a stand-in behind an unchanged word, so it gets no ns-2 verdict either.
+shifted by its own 0.1 to 0.9 (so that zeros move too); and once with every figure replaced by NaN. A
+claim whose figure or verdict moves in any of these reads a stand-in and has no ns-2 verdict; one that
+does not move rests on ns-2's runs alone, and its ns-2 figure and verdict are reported beside delaycc's.
+A claim whose measured text shows no figure at all ("holds", "different") could hide a stand-in behind an
+unchanged word, so it gets no ns-2 verdict either. This is evidence, not proof: a claim function that
+reads a stand-in only where the change cannot show would slip through; claims that name the runs they
+read would make it exact.
 """
 
 from __future__ import annotations
@@ -109,6 +112,12 @@ def _factors(n: int, variant: str, offset: int) -> np.ndarray:
     return 1 + 0.37 * (np.sin(i + 1.0) if variant == "wave" else np.cos(2.0 * i + 0.5))
 
 
+def _shift(n: int, variant: str, offset: int) -> np.ndarray:
+    """Added after the factor, so that zeros (no drops, no timeouts, an empty queue) move too."""
+    i = np.arange(offset, offset + n, dtype=float)
+    return 0.5 + 0.4 * (np.cos(i) if variant == "wave" else np.sin(3.0 * i))
+
+
 def _changed(value: Any, variant: str, counter: list[int]) -> Any:
     if isinstance(value, dict):
         return {k: _changed(v, variant, counter) for k, v in value.items()}
@@ -117,7 +126,9 @@ def _changed(value: Any, variant: str, counter: list[int]) -> Any:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
     counter[0] += 1
-    return value * float(_factors(1, variant, counter[0])[0])
+    if variant == "nan":
+        return float("nan")
+    return value * float(_factors(1, variant, counter[0])[0]) + float(_shift(1, variant, counter[0])[0])
 
 
 def _stand_in(r: RunResult, variant: str | None) -> RunResult:
@@ -127,7 +138,11 @@ def _stand_in(r: RunResult, variant: str | None) -> RunResult:
     summary = _changed(copy.deepcopy(r.summary), variant, counter)
     series = {}
     for k, v in r.series.items():
-        series[k] = v * _factors(len(v), variant, counter[0])
+        series[k] = (
+            v * _factors(len(v), variant, counter[0])
+            if variant == "nan"
+            else v * _factors(len(v), variant, counter[0]) + _shift(len(v), variant, counter[0])
+        )
         counter[0] += len(v)
     return RunResult(r.key, summary, r.times, series)
 
