@@ -12,23 +12,4 @@ if [ -n "${DELAYCC_NS2:-}" ] && [ -f "$DELAYCC_NS2" ]; then
     PACKAGES+=(libtcl8.6 libotcl1 libtclcl1 libprotobuf32)
 fi
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-        missing+=("$p")
-    fi
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
-    echo "ns2-deps: missing ${missing[*]}; install them as root (apt-get install) to run the ns-2 referee tests" >&2
-    exit 0
-fi
-
-echo "ns2-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt_get() { apt-get -o DPkg::Lock::Timeout=600 -y -q "$@"; }
-if ! apt_get install --no-install-recommends "${missing[@]}"; then
-    apt_get update
-    apt_get install --no-install-recommends "${missing[@]}"
-fi
+exec "$(dirname "$0")/../install-missing.sh" ns2-deps "the ns-2 referee tests" "${PACKAGES[@]}"

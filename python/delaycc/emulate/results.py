@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import __version__
 from ..result import Result
+from ..summary_rules import finite, jain
 from . import fidelity, samples
 from .model import Direction, Flow
 from .topology import Topology
@@ -110,14 +111,6 @@ def _link(
     return row, series
 
 
-def _jain(flows: list[dict[str, Any]], full: list[bool]) -> float | None:
-    chosen = [f["throughput_bps"] for f, ok in zip(flows, full, strict=True) if ok] or [
-        f["throughput_bps"] for f in flows
-    ]
-    x = np.array(chosen, dtype=float)
-    return float(x.sum() ** 2 / (len(x) * (x**2).sum())) if len(x) and (x**2).sum() > 0 else None
-
-
 def build(topo: Topology, raw: RawRun) -> Result:
     s = topo.scenario
     times = _grid(topo)
@@ -156,7 +149,7 @@ def build(topo: Topology, raw: RawRun) -> Result:
         "sample_interval_s": s.sample_interval_s,
         "flows": flow_rows,
         "links": link_rows,
-        "fairness_jain": _jain(flow_rows, full),
+        "fairness_jain": jain(flow_rows, full),
         "emulation": {
             "kernel": platform.release(),
             "namespaces": {node: topo.ns(node) for node in s.nodes},
@@ -167,15 +160,4 @@ def build(topo: Topology, raw: RawRun) -> Result:
         },
     }
     values = np.concatenate(columns) if columns else np.zeros(0)
-    return Result(_finite(summary), times, keys, values)
-
-
-def _finite(obj: Any) -> Any:
-    """summary.json is strict JSON: NaN and infinities become null."""
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_finite(v) for v in obj]
-    if isinstance(obj, float) and not np.isfinite(obj):
-        return None
-    return obj
+    return Result(finite(summary), times, keys, values)

@@ -11,6 +11,7 @@ import pandas as pd
 
 from .. import __version__
 from ..result import Result
+from ..summary_rules import finite, jain
 from .locate import Ns2
 from .model import Direction, Flow, Scenario
 from .runner import RawRun
@@ -122,14 +123,6 @@ def _final_rate(s: Scenario, d: Direction) -> float:
     return rate
 
 
-def _jain(flows: list[dict[str, Any]], full: list[bool]) -> float | None:
-    chosen = [f["throughput_bps"] for f, ok in zip(flows, full, strict=True) if ok] or [
-        f["throughput_bps"] for f in flows
-    ]
-    x = np.array(chosen, dtype=float)
-    return float(x.sum() ** 2 / (len(x) * (x**2).sum())) if len(x) and (x**2).sum() > 0 else None
-
-
 def _end_values(raw: RawRun) -> dict[tuple[str, int], dict[str, float]]:
     end = pd.read_csv(raw.dir / "end.csv")
     out: dict[tuple[str, int], dict[str, float]] = {}
@@ -201,7 +194,7 @@ def build(s: Scenario, raw: RawRun, ns2: Ns2, differences: list[str]) -> Result:
         "flows": flow_rows,
         "links": link_rows,
         "traffic": [],
-        "fairness_jain": _jain(flow_rows, full),
+        "fairness_jain": jain(flow_rows, full),
         "referee": {
             "simulator": "ns-2.35",
             "binary": ns2.path,
@@ -212,15 +205,4 @@ def build(s: Scenario, raw: RawRun, ns2: Ns2, differences: list[str]) -> Result:
         },
     }
     values = np.concatenate(columns) if columns else np.zeros(0)
-    return Result(_finite(summary), times, keys, values)
-
-
-def _finite(obj: Any) -> Any:
-    """summary.json is strict JSON: NaN and infinities become null."""
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_finite(v) for v in obj]
-    if isinstance(obj, float) and not np.isfinite(obj):
-        return None
-    return obj
+    return Result(finite(summary), times, keys, values)

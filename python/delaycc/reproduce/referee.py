@@ -29,11 +29,9 @@ import numpy as np
 
 from ..ns2 import Ns2Error, Ns2Unsupported, results, runner
 from ..ns2.agents import AGENTS
-from ..ns2.locate import Ns2
+from ..ns2.locate import Ns2, locate
 from ..ns2.scenario import from_doc
 from .model import (
-    KEPT_FLOW_METRICS,
-    KEPT_LINK_METRICS,
     NOT_COMPARABLE,
     Claim,
     Experiment,
@@ -42,6 +40,7 @@ from .model import (
     RunSet,
 )
 from .plotting import finish, panels
+from .runs import kept, scenario_for
 
 VARIANTS = ("wave", "other wave", "nan")
 """How the stand-ins' figures are changed; a claim that depends on a stand-in moves with them."""
@@ -59,8 +58,6 @@ class Ns2Job:
 
 def plan(exp: Experiment, keys: list[RunKey], root: Path, binary: Ns2) -> tuple[list[RunKey], list[str]]:
     """The runs of an experiment ns-2 can make, and one line per algorithm it cannot (and why)."""
-    from .runs import scenario_for
-
     runnable: list[RunKey] = []
     reasons: dict[str, str] = {}
     for key in keys:
@@ -83,7 +80,6 @@ def plan(exp: Experiment, keys: list[RunKey], root: Path, binary: Ns2) -> tuple[
 
 def run_one(job: Ns2Job) -> RunResult:
     from . import EXPERIMENTS
-    from .runs import scenario_for
 
     exp = EXPERIMENTS[job.key.experiment]
     doc = scenario_for(exp, job.key, Path(job.root))
@@ -95,14 +91,7 @@ def run_one(job: Ns2Job) -> RunResult:
     # the claims that need them come out as NaN (not measured) without stopping the others.
     for f in result.summary["flows"]:
         f.setdefault("convergence_episodes", [])
-    n = len(result._times)
-    kept: dict[tuple[str, str, str], np.ndarray] = {}
-    for i, (kind, oid, metric) in enumerate(result._series):
-        if (kind == "flow" and metric in KEPT_FLOW_METRICS) or (
-            kind == "link" and metric in KEPT_LINK_METRICS
-        ):
-            kept[(kind, oid, metric)] = np.array(result._values[i * n : (i + 1) * n])
-    return RunResult(job.key, result.summary, np.array(result._times), kept)
+    return kept(job.key, result)
 
 
 def _factors(n: int, variant: str, offset: int) -> np.ndarray:
@@ -220,8 +209,6 @@ def figure(exp: Experiment, ours: list[RunResult], ns2: dict[RunKey, RunResult],
 
 
 def check_binary(explicit: str | None) -> Ns2:
-    from ..ns2.locate import locate
-
     try:
         return locate(explicit)
     except Ns2Error as e:

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import api
 from ..keypath import set_path
+from ..result import Result
 from .model import KEPT_FLOW_METRICS, KEPT_LINK_METRICS, Experiment, RunKey, RunResult
 
 
@@ -45,7 +46,11 @@ def keys_for(exp: Experiment) -> list[RunKey]:
 
 
 def run_one(exp: Experiment, key: RunKey, root: Path = Path(".")) -> RunResult:
-    result = api.run(scenario_for(exp, key, root))
+    return kept(key, api.run(scenario_for(exp, key, root)))
+
+
+def kept(key: RunKey, result: Result) -> RunResult:
+    """The run's summary and the series claims and figures read (the rest is dropped to keep it small)."""
     n = len(result._times)
     kept: dict[tuple[str, str, str], np.ndarray] = {}
     for i, (kind, oid, metric) in enumerate(result._series):
