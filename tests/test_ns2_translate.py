@@ -102,6 +102,7 @@ def test_events_change_links_and_routes(tmp_path: Path) -> None:
     ("body", "key", "reason"),
     [
         (flow("vfast"), "flows[0].algorithm", "'vfast' has no ns-2 agent"),
+        (flow("sctp"), "flows[0].algorithm", "Agent/SCTP counts no data delivered at its receiver"),
         (flow("fast", extra="streams = 4"), "flows[0].streams", "one stream per connection"),
         (flow("fast", "cap_2w = true"), "flows[0].params.cap_2w", "always behaves as cap_2w = false"),
         (flow("vegas", 'rtt_statistic = "min"'), "flows[0].params.rtt_statistic", "always behaves as"),

@@ -68,6 +68,13 @@ GENERAL_DIFFERENCES: dict[str, tuple[str, ...]] = {
 
 
 MAX_VEGAS_WINDOW = 1_000_000
+NO_AGENT = {
+    "": f"'{{alg}}' has no ns-2 agent (ns-2 runs {', '.join(sorted(AGENTS))})",
+    # ns-2's Agent/SCTP exists, but its receiver hands data to no application (PassToUpperLayer only
+    # reopens the receive window) and keeps no count of it, so its goodput cannot be read back.
+    "sctp": "ns-2's Agent/SCTP counts no data delivered at its receiver, so its goodput cannot be read back "
+    f"(ns-2 runs {', '.join(sorted(AGENTS))})",
+}
 
 
 class _Reader:
@@ -185,10 +192,7 @@ class _Reader:
             fid = str(f.get("id", f"f{i + 1}"))
             alg = str(f["algorithm"])
             if alg not in AGENTS:
-                self.refuse(
-                    f"{where}.algorithm",
-                    f"'{alg}' has no ns-2 agent (ns-2 runs {', '.join(sorted(AGENTS))})",
-                )
+                self.refuse(f"{where}.algorithm", NO_AGENT.get(alg, NO_AGENT[""]).format(alg=alg))
                 continue
             if int(f.get("streams", 1)) != 1:
                 self.refuse(f"{where}.streams", "ns-2's TCP agents carry one stream per connection")
@@ -304,6 +308,8 @@ class _Reader:
             key = "drop_packets" if d.label == "a->b" else "reverse_drop_packets"
             where = f"links[{d.link_index}].{key}"
             owners = {fid for fid, _ in d.drop_seqs}
+            if not owners <= {f.id for f in flows}:
+                continue  # its flow is refused already; one line says why
             hop = (d.a, d.b)
             users: set[str] = set()
             for f in flows:
