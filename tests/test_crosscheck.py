@@ -134,6 +134,9 @@ def test_reproduce_report_gains_an_ns2_column(tmp_path: Path) -> None:
     row = next(line for line in md.splitlines() if line.startswith("| Vegas's throughput falls"))
     assert "| n/a |" not in row and "Mb/s" in row.split("|")[5]
     assert (tmp_path / "alt-asym-k" / "alt-asym-k-ns2-window.png").exists()
+    # The paper's figures drawn again from ns-2's runs, captioned as such.
+    assert list((tmp_path / "alt-asym-k" / "ns2").glob("*.png"))
+    assert "![ns-2: " in md
 
 
 def test_reproduce_referee_without_ns2_is_one_line(tmp_path: Path) -> None:

@@ -77,6 +77,7 @@ def reproduce(
         section = report.Section(e.id, e.paper, e.title, claims, tables, figures)
         if binary is not None:
             referee_mod.judge(e, rs.runs, ns2_runs, claims)
+            section.figures += referee_mod.paper_figures(e, rs.runs, ns2_runs, fig_dir / "ns2")
             fig = referee_mod.figure(e, rs.runs, ns2_runs, fig_dir)
             if fig is not None:
                 section.figures.append(fig)

@@ -187,6 +187,23 @@ def judge(exp: Experiment, ours: list[RunResult], ns2: dict[RunKey, RunResult], 
             )
 
 
+def paper_figures(
+    exp: Experiment, ours: list[RunResult], ns2: dict[RunKey, RunResult], out: Path
+) -> list[Path]:
+    """The experiment's own figures drawn from ns-2's runs, into ``out`` (a folder of their own): the
+    algorithms ns-2 lacks get NaN stand-ins, so their lines are simply absent. A figure that cannot be
+    drawn that way is left out."""
+    if exp.figures is None or not any(r.key in ns2 for r in ours):
+        return []
+    runs = [ns2.get(r.key) or _stand_in(r, "nan") for r in ours]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return exp.figures(RunSet(exp, runs), out)
+        except (ArithmeticError, KeyError, ValueError, IndexError, TypeError):
+            return []
+
+
 def figure(exp: Experiment, ours: list[RunResult], ns2: dict[RunKey, RunResult], out: Path) -> Path | None:
     """One panel per algorithm ns-2 ran (first sweep point and seed): the first flow's window in both."""
     firsts: dict[str, RunResult] = {}

@@ -35,6 +35,11 @@ class Section:
         """With a referee: one line per algorithm it could not run, and why."""
 
 
+def _caption(f: Path) -> str:
+    """A figure drawn from ns-2's runs lives in an `ns2/` folder and says so."""
+    return f"ns-2: {f.name} (algorithms ns-2 lacks left out)" if f.parent.name == "ns2" else f.name
+
+
 def _md_table(columns: list[str], rows: list[list[str]]) -> str:
     esc = [[c.replace("|", "\\|") for c in r] for r in rows]
     return "\n".join(
@@ -110,7 +115,7 @@ def markdown(sections: list[Section], out: Path, header: str, referee: bool = Fa
         for t in s.tables:
             parts.append(f"**{t.title}**\n\n" + _md_table(t.columns, t.rows) + "\n")
         for f in s.figures:
-            parts.append(f"![{f.stem}]({f.relative_to(out).as_posix()})\n")
+            parts.append(f"![{_caption(f)}]({f.relative_to(out).as_posix()})\n")
     return "\n".join(parts)
 
 
@@ -159,7 +164,7 @@ def html_page(sections: list[Section], header: str, referee: bool = False) -> st
         for f in s.figures:
             data = base64.b64encode(f.read_bytes()).decode("ascii")
             img = f'<img alt="{html.escape(f.stem)}" src="data:image/png;base64,{data}">'
-            parts.append(f"<figure>{img}<figcaption>{html.escape(f.name)}</figcaption></figure>")
+            parts.append(f"<figure>{img}<figcaption>{html.escape(_caption(f))}</figcaption></figure>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
