@@ -49,6 +49,9 @@ def _one(args: argparse.Namespace) -> int:
     )
     if not args.quiet:
         print(x.comparison.json_text() if args.json else x.comparison.table())
+        ref = x.ns2.summary["referee"]
+        fast = "with" if ref["has_fast_module"] else "without"
+        print(f"ns-2: {ref['binary']} ({fast} the FAST module, Agent/TCP/Fast)")
         for d in x.comparison.differences:
             print(f"known difference: {d}")
         if args.out:
