@@ -114,10 +114,12 @@ def test_a_small_reproduction_writes_figures_tables_and_a_self_contained_report(
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
     md = (tmp_path / "report.md").read_text()
     assert "P001 Table 1: throughput and fairness" in md
-    # Numeric claims sit next to the paper's value with the relative difference.
+    # A numeric claim sits next to the paper's value, its criterion, the ensemble's figure, the runs in
+    # which it held, and the verdict.
     claim = re.escape("| vegas: Jain's fairness index (P001 Table 1) | 0.871 | ")
-    jain = claim + r"[0-9.]+ \| (REPRODUCED|NOT REPRODUCED) \|"
-    assert re.search(jain + " relative difference", md)
+    assert re.search(
+        claim + r"[^|]+ \| [0-9.]+( ± [0-9.]+)? \| ([0-9]/5|-) \| (REPRODUCED|NOT REPRODUCED) \|", md
+    )
     verdicts = re.findall(r"\| (REPRODUCED|NOT REPRODUCED|NOT COMPARABLE) \|", md)
     assert len(verdicts) >= 10
     assert (tmp_path / "rttbased-simple" / "rttbased-simple.png").exists()

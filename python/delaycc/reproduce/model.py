@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,18 @@ import numpy as np
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 NOT_COMPARABLE = "not comparable"
+SETUP = "set-up"
+"""A property of the scenario the paper describes (losses when N x alpha exceeds the buffer): not evidence."""
+BY_CONSTRUCTION = "by construction"
+"""Holds because of how an algorithm is built (MFAST is FAST's controller unchanged): not evidence."""
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, SETUP, BY_CONSTRUCTION, NOT_COMPARABLE)
+
+ENSEMBLE_SEEDS = (1, 2, 3, 4, 5)
+"""Runs per experiment: five, as P003's "average of five tests"; they differ by seed where anything is
+random and by each flow's start time (`START_JITTER_S`) where nothing is."""
+START_JITTER_S = 0.005
+"""Each flow of an ensemble run starts up to this much later than the scenario says, drawn per run and
+flow: a few milliseconds, far below any effect a paper reports, enough to make deterministic runs differ."""
 
 # Series kept from every run (the rest of the time series is dropped to keep results small).
 KEPT_FLOW_METRICS = ("cwnd_pkts", "rate_bps", "rtt_s", "base_rtt_s", "srtt_s", "ipd_jitter_s")
@@ -36,7 +49,12 @@ class Experiment:
     scenario: Path
     compare: Sequence[str]
     flows: Sequence[str]
-    seeds: Sequence[int] = (1,)
+    seeds: Sequence[int] = ENSEMBLE_SEEDS
+    jitter_s: float = START_JITTER_S
+    vary: Callable[[dict[str, Any], random.Random], None] | None = None
+    """What else differs between an ensemble's runs, for an experiment where start times change nothing
+    (P003's single flow: the time of its induced loss). Called with the run's scenario and a generator
+    seeded by the run's seed and sweep point (the same for every algorithm, so runs pair)."""
     params: dict[str, dict[str, Any]] = field(default_factory=dict)
     streams: dict[str, int] = field(default_factory=dict)
     sweep: Sweep | None = None
@@ -95,7 +113,17 @@ class RunSet:
         raise KeyError(f"{self.experiment.id}: no run for {algorithm} at {point} seed {seed}")
 
     def seeds(self, algorithm: str, point: float | None = None) -> list[RunResult]:
-        return [r for r in self.runs if r.key.algorithm == algorithm and r.key.point == point]
+        """The ensemble's runs of one algorithm (at one sweep point), in seed order."""
+        return sorted(
+            (r for r in self.runs if r.key.algorithm == algorithm and r.key.point == point),
+            key=lambda r: r.key.seed,
+        )
+
+    def each(
+        self, algorithm: str, value: Callable[[RunResult], float], point: float | None = None
+    ) -> list[float]:
+        """One figure from each of the ensemble's runs."""
+        return [float(value(r)) for r in self.seeds(algorithm, point)]
 
     def mean(self, algorithm: str, value: Callable[[RunResult], float], point: float | None = None) -> float:
         return float(np.mean([value(r) for r in self.seeds(algorithm, point)]))
@@ -110,6 +138,15 @@ class Claim:
     verdict: str
     note: str = ""
     rel_diff: float | None = None
+    criterion: str = ""
+    """What decides the verdict, with its tolerance and where that comes from."""
+    held: str = ""
+    """In how many of the ensemble's runs the criterion held on its own ("4/5")."""
+    check: object | None = None
+    """The criterion object (criteria.Near, Bound or Order), so a test can show it can fail."""
+    reads: tuple[str, ...] = ()
+    """The algorithms whose runs the claim reads (the referee gives an ns-2 verdict only when ns-2 ran
+    them all); empty for claims not yet declared, which the referee then tests by perturbation."""
     ns2_measured: str | None = None
     """With `--referee ns2`: the same claim measured on ns-2's runs (reproduce/referee.py)."""
     ns2_verdict: str | None = None

@@ -1,17 +1,16 @@
 """`delaycc reproduce --referee ns2`: every run whose algorithm ns-2 has, run again in ns-2, and each claim
 judged on ns-2's runs too.
 
-A claim function reads whatever runs it needs, and ns-2 lacks some algorithms (VFAST, RRFast, EMFAST, ...).
-So the claims are evaluated on ns-2's runs with delaycc's runs standing in for the missing ones, four
-times: once as they are; twice with every figure of every stand-in multiplied by its own factor (between
-0.63 and 1.37, different for each value, so that ratios, orderings and fairness indices move too) and
-shifted by its own 0.1 to 0.9 (so that zeros move too); and once with every figure replaced by NaN. A
-claim whose figure or verdict moves in any of these reads a stand-in and has no ns-2 verdict; one that
-does not move rests on ns-2's runs alone, and its ns-2 figure and verdict are reported beside delaycc's.
-A claim whose measured text shows no figure at all ("holds", "different") could hide a stand-in behind an
-unchanged word, so it gets no ns-2 verdict either. This is evidence, not proof: a claim function that
-reads a stand-in only where the change cannot show would slip through; claims that name the runs they
-read would make it exact.
+A claim that names the algorithms it reads (`Claim.reads`) has an ns-2 verdict exactly when ns-2 ran all
+of them. For a claim that does not, the referee tests what it reads: ns-2 lacks some algorithms (VFAST,
+RRFast, EMFAST, ...), so the claims are evaluated on ns-2's runs with delaycc's runs standing in for the
+missing ones, four times: once as they are; twice with every figure of every stand-in multiplied by its
+own factor (between 0.63 and 1.37, different for each value, so that ratios, orderings and fairness
+indices move too) and shifted by its own 0.1 to 0.9 (so that zeros move too); and once with every figure
+replaced by NaN. A claim whose figure or verdict moves in any of these reads a stand-in and has no ns-2
+verdict; one that does not move rests on ns-2's runs alone. A claim whose measured text shows no figure at
+all ("holds", "different") could hide a stand-in behind an unchanged word, so it gets no ns-2 verdict
+either. This is evidence, not proof, which is why claims name what they read.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..output import atomic_write
-from .model import NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, Claim, Table
+from .model import BY_CONSTRUCTION, NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, SETUP, Claim, Table
 
 STYLE = (
     "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1f2328}"
@@ -16,7 +16,13 @@ STYLE = (
     "td,th{border:1px solid #d0d7de;padding:.3em .5em;text-align:left}th{background:#f6f8fa}"
     ".v{color:#fff;border-radius:4px;padding:.1em .4em;white-space:nowrap}img{max-width:100%}"
 )
-BADGE = {REPRODUCED: "#1a7f37", NOT_REPRODUCED: "#cf222e", NOT_COMPARABLE: "#6e7781"}
+BADGE = {
+    REPRODUCED: "#1a7f37",
+    NOT_REPRODUCED: "#cf222e",
+    NOT_COMPARABLE: "#6e7781",
+    SETUP: "#9a6700",
+    BY_CONSTRUCTION: "#9a6700",
+}
 
 
 class Section:
@@ -58,7 +64,8 @@ def _counts(sections: list[Section]) -> Counter[str]:
 def _tally(sections: list[Section]) -> str:
     c = _counts(sections)
     return (
-        f"{c[REPRODUCED]} reproduced, {c[NOT_REPRODUCED]} not reproduced, {c[NOT_COMPARABLE]} not comparable."
+        f"{c[REPRODUCED]} reproduced, {c[NOT_REPRODUCED]} not reproduced, {c[SETUP]} set-up and "
+        f"{c[BY_CONSTRUCTION]} by construction (not counted as evidence), {c[NOT_COMPARABLE]} not comparable."
     )
 
 
@@ -72,25 +79,21 @@ def _ns2_tally(sections: list[Section]) -> str:
     )
 
 
-COLUMNS = ["claim", "paper", "measured", "verdict", "note"]
-REFEREE_COLUMNS = ["claim", "paper", "delaycc", "delaycc verdict", "ns-2", "ns-2 verdict", "note"]
+COLUMNS = ["claim", "paper", "criterion", "measured (ensemble mean ± 95 %)", "runs held", "verdict", "note"]
+REFEREE_COLUMNS = [*COLUMNS[:6], "ns-2", "ns-2 verdict", "note"]
+VERDICT_COLUMNS = (5,)
+REFEREE_VERDICT_COLUMNS = (5, 7)
 
 
 def _rows(s: Section, referee: bool) -> list[list[str]]:
-    if not referee:
-        return [[c.text, c.paper, c.measured, c.verdict, c.note] for c in s.claims]
-    return [
-        [
-            c.text,
-            c.paper,
-            c.measured,
-            c.verdict,
-            c.ns2_measured or "-",
-            c.ns2_verdict or "n/a",
-            "; ".join(x for x in (c.note, c.ns2_note) if x),
-        ]
-        for c in s.claims
-    ]
+    rows = []
+    for c in s.claims:
+        row = [c.text, c.paper, c.criterion or "-", c.measured, c.held or "-", c.verdict]
+        if referee:
+            row += [c.ns2_measured or "-", c.ns2_verdict or "n/a"]
+        row.append("; ".join(x for x in (c.note, c.ns2_note if referee else "") if x))
+        rows.append(row)
+    return rows
 
 
 def _referee_line(s: Section) -> str:
@@ -108,7 +111,7 @@ def markdown(sections: list[Section], out: Path, header: str, referee: bool = Fa
         parts.append(f"**{_ns2_tally(sections)}**\n")
     for s in sections:
         parts.append(f"## {s.exp_id} ({s.paper}): {s.title}\n")
-        rows = [[*r[:3], r[3].upper(), *r[4:]] for r in _rows(s, referee)]
+        rows = [[*r[:5], r[5].upper(), *r[6:]] for r in _rows(s, referee)]
         parts.append(_md_table(REFEREE_COLUMNS if referee else COLUMNS, rows) + "\n")
         if referee and _referee_line(s):
             parts.append(_referee_line(s) + "\n")
@@ -154,11 +157,11 @@ def html_page(sections: list[Section], header: str, referee: bool = False) -> st
         parts.append(f'<h2 id="{eid}">{eid} ({paper}): {title}</h2>')
         rows = _rows(s, referee)
         if referee:
-            parts.append(_html_table(REFEREE_COLUMNS, rows, verdict_col=(3, 5)))
+            parts.append(_html_table(REFEREE_COLUMNS, rows, verdict_col=REFEREE_VERDICT_COLUMNS))
             if _referee_line(s):
                 parts.append(f"<p>{html.escape(_referee_line(s))}</p>")
         else:
-            parts.append(_html_table(COLUMNS, rows, verdict_col=3))
+            parts.append(_html_table(COLUMNS, rows, verdict_col=VERDICT_COLUMNS))
         for t in s.tables:
             parts.append(f"<h3>{html.escape(t.title)}</h3>" + _html_table(t.columns, t.rows))
         for f in s.figures:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+import random
 import tomllib
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -13,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .. import api
+from ..emulate.units import duration_s
 from ..keypath import set_path
 from ..result import Result
 from .model import KEPT_FLOW_METRICS, KEPT_LINK_METRICS, Experiment, RunKey, RunResult
@@ -35,6 +37,15 @@ def scenario_for(exp: Experiment, key: RunKey, root: Path = Path(".")) -> dict[s
             doc.pop(exp.sweep.key.split("[")[0], None)
         else:
             set_path(doc, exp.sweep.key, value)
+    if exp.jitter_s > 0:
+        # Each run of the ensemble starts every flow a little later, by an amount drawn from the run's seed
+        # and the flow's id, the same for every algorithm, so that runs pair across algorithms (string
+        # seeds make Python's generator reproducible across processes).
+        for flow in doc.get("flows", []):
+            rng = random.Random(f"{exp.id}/{key.point}/{key.seed}/{flow.get('id')}")
+            flow["start"] = duration_s(flow.get("start", 0)) + rng.uniform(0, exp.jitter_s)
+    if exp.vary is not None:
+        exp.vary(doc, random.Random(f"{exp.id}/{key.point}/{key.seed}/vary"))
     doc["seed"] = key.seed
     doc["name"] = f"{exp.id}-{key.algorithm}" + (f"-{key.point:g}" if key.point is not None else "")
     return doc
