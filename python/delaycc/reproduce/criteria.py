@@ -138,14 +138,28 @@ class Order:
     relation: str
     a: str
     b: str
+    min_effect: float = 0.0
+    """The smallest difference that counts, as a fraction of B's mean (deterministic runs made to differ
+    by jitter have tiny spreads, so a difference of a fraction of a packet would otherwise be
+    'significant'); derive it from the paper's words ("slightly", "much") and say how in `why`."""
+    why: str = ""
+
+    def _margin(self, b: float) -> float:
+        return self.min_effect * abs(b)
 
     def holds_run(self, a: float, b: float) -> bool:
-        return bool(a > b) if self.relation == ">" else bool(a < b)
+        m = self._margin(b)
+        return bool(a > b + m) if self.relation == ">" else bool(a < b - m)
 
     def holds(self, a: Stats, b: Stats) -> bool:
         d = stats([x - y for x, y in zip(a.values, b.values, strict=True)])
-        return Bound(self.relation, 0.0, "").holds(d)
+        m = self._margin(b.mean)
+        return Bound(self.relation, m if self.relation == ">" else -m, "").holds(d)
 
     def text(self) -> str:
         side = "above" if self.relation == ">" else "below"
-        return f"{self.a} {side} {self.b} in the mean of paired runs, the 95 % interval excluding 0"
+        effect = f" by more than {self.min_effect:.0%}" if self.min_effect else ""
+        why = f" ({self.why})" if self.why else ""
+        return (
+            f"{self.a} {side} {self.b}{effect} in the mean of paired runs, the 95 % interval clear of it{why}"
+        )
