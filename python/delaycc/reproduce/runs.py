@@ -45,10 +45,16 @@ def scenario_for(exp: Experiment, key: RunKey, root: Path = Path(".")) -> dict[s
             rng = random.Random(f"{exp.id}/{key.point}/{key.seed}/{flow.get('id')}")
             flow["start"] = duration_s(flow.get("start", 0)) + rng.uniform(0, exp.jitter_s)
     if exp.vary is not None:
-        exp.vary(doc, random.Random(f"{exp.id}/{key.point}/{key.seed}/vary"))
+        exp.vary(doc, vary_generator(key))
     doc["seed"] = key.seed
     doc["name"] = f"{exp.id}-{key.algorithm}" + (f"-{key.point:g}" if key.point is not None else "")
     return doc
+
+
+def vary_generator(key: RunKey) -> random.Random:
+    """The generator `Experiment.vary` gets for a run: the same for every algorithm of a seed and sweep
+    point, so runs pair; claims that need to know what was drawn call this again."""
+    return random.Random(f"{key.experiment}/{key.point}/{key.seed}/vary")
 
 
 def keys_for(exp: Experiment) -> list[RunKey]:
