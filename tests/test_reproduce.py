@@ -65,28 +65,35 @@ def test_numeric_claims_use_the_tolerance() -> None:
     assert "+20.0%" in bad.note
 
 
-def _fake(alg: str, queue: list[float], rate: list[float]) -> RunResult:
-    times = np.arange(len(queue)) * 0.5
+def _fake(alg: str, queue: list[float], cwnd: list[float]) -> RunResult:
+    times = np.arange(len(queue)) * 0.25
     series = {
         ("link", "bottleneck:a->b", "queue_pkts"): np.array(queue, dtype=float),
-        ("flow", "tcp", "rate_bps"): np.array(rate, dtype=float),
+        ("flow", "tcp", "cwnd_pkts"): np.array(cwnd, dtype=float),
     }
-    summary = {"links": [{"id": "bottleneck", "direction": "a->b", "drops": 0}], "flows": []}
+    summary = {
+        "links": [{"id": "bottleneck", "direction": "a->b", "drops": 0, "bandwidth_bps": 40e6}],
+        "flows": [{"id": "tcp", "min_rtt_s": 0.02}],
+    }
     return RunResult(RunKey("rttbased-simple", alg, None, 1), summary, times, series)
 
 
 def test_a_claim_that_should_fail_does_fail_on_a_crafted_result() -> None:
     exp = EXPERIMENTS["rttbased-simple"]
-    # Samples at t = 0, 0.5, ..., 4.0 s: a small queue that drains versus a large one, and a flow at full
-    # rate right after 3 s versus one that needs another second.
-    small_q, large_q = [0, 5, 5, 20, 10, 5, 5, 5, 5], [0, 5, 5, 90, 60, 40, 30, 30, 30]
-    fast_up, slow_up = [40e6] * 9, [30e6] * 6 + [20e6, 40e6, 40e6]
-    good = RunSet(exp, [_fake("rttbased", small_q, fast_up), _fake("vegas", large_q, slow_up)])
+    # Samples at t = 0, 0.25, ..., 4.5 s (a 40 Mb/s, 20 ms path: the burst leaves room for 50 + 3 segments).
+    # A window that drops to that within 0.25 s of the burst and regains its 100 segments 0.25 s after it,
+    # over a small queue, versus one that never comes down during the burst and needs a second to regain,
+    # over a large queue that grows again after 3 s.
+    quick_w = [100.0] * 7 + [55.0] * 6 + [100.0] * 6
+    slow_w = [100.0] * 7 + [70.0] * 6 + [75.0, 80.0, 85.0, 90.0, 95.0, 100.0]
+    small_q = [2.0] * 6 + [20.0, 5.0] + [2.0] * 5 + [3.0] * 6
+    large_q = [2.0] * 6 + [150.0] * 6 + [40.0, 60.0, 60.0, 50.0, 40.0, 30.0, 20.0]
+    good = RunSet(exp, [_fake("rttbased", small_q, quick_w), _fake("vegas", large_q, slow_w)])
     verdicts = [c.verdict for c in p001.claims_simple(good)]
-    assert verdicts == [REPRODUCED] * 3
-    # Swap the roles: now RTT-based TCP queues more and regains later, and every claim must fail.
-    bad = RunSet(exp, [_fake("rttbased", large_q, slow_up), _fake("vegas", small_q, fast_up)])
-    assert [c.verdict for c in p001.claims_simple(bad)] == [NOT_REPRODUCED] * 3
+    assert verdicts == [REPRODUCED] * 2
+    # Swap the roles: now RTT-based TCP responds later and queues more, and every claim must fail.
+    bad = RunSet(exp, [_fake("rttbased", large_q, slow_w), _fake("vegas", small_q, quick_w)])
+    assert [c.verdict for c in p001.claims_simple(bad)] == [NOT_REPRODUCED] * 2
 
 
 class _Images(HTMLParser):

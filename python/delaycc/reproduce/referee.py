@@ -164,6 +164,8 @@ def judge(exp: Experiment, ours: list[RunResult], ns2: dict[RunKey, RunResult], 
     # NaN stand-ins may stop a claim function altogether (an int() of a NaN); the waves may not.
     if moved[-1] is None:
         moved = moved[:-1]
+    ran = {r.key.algorithm for r in ours if r.key in ns2}
+    missing = {r.key.algorithm for r in ours if r.key not in ns2}
     for i, c in enumerate(claims):
         c.ns2_verdict = NOT_ON_NS2
         if base is None or i >= len(base) or base[i].text != c.text:
@@ -171,9 +173,13 @@ def judge(exp: Experiment, ours: list[RunResult], ns2: dict[RunKey, RunResult], 
         b = base[i]
         if NAN.search(b.measured) or (b.verdict == NOT_COMPARABLE and c.verdict != NOT_COMPARABLE):
             continue  # not measured by the ns-2 harness
-        if not any(ch.isdigit() for ch in b.measured):
+        if c.reads:
+            # The claim names the runs it reads: ns-2 decides it exactly when it made all of them.
+            if not set(c.reads) <= ran or set(c.reads) & missing:
+                continue
+        elif not any(ch.isdigit() for ch in b.measured):
             continue  # a bare "holds"/"different" would not show that a stand-in was read
-        if any(
+        elif any(
             m is None or i >= len(m) or (m[i].measured, m[i].verdict) != (b.measured, b.verdict)
             for m in moved
         ):
