@@ -164,7 +164,7 @@ class Order:
 
     def text(self) -> str:
         side = "above" if self.relation == ">" else "below"
-        effect = f" by more than {self.min_effect:.0%}" if self.min_effect else ""
+        effect = f" by more than {self.min_effect * 100:.2g} %" if self.min_effect else ""
         why = f" ({self.why})" if self.why else ""
         return (
             f"{self.a} {side} {self.b}{effect} in the mean of paired runs, the 95 % interval clear of it{why}"

@@ -75,7 +75,8 @@ def _ns2_tally(sections: list[Section]) -> str:
     disagree = sum(1 for s in sections for cl in s.claims if cl.ns2_note)
     return (
         f"ns-2 judged {judged} claims: {c[REPRODUCED]} reproduced, {c[NOT_REPRODUCED]} not reproduced, "
-        f"{c[NOT_COMPARABLE]} not comparable; on {disagree} of them ns-2 and delaycc disagree."
+        f"{c[SETUP] + c[BY_CONSTRUCTION]} set-up or by construction, {c[NOT_COMPARABLE]} not comparable; on "
+        f"{disagree} of them ns-2 and delaycc disagree."
     )
 
 
