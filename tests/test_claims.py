@@ -106,3 +106,15 @@ def test_an_ordering_must_clear_the_spread() -> None:
     assert order.holds(stats([10, 11, 10.5]), stats([5, 5.5, 5.2]))
     # A mean difference on the right side whose interval includes zero does not count.
     assert not order.holds(stats([10, 4, 10.5]), stats([5, 9, 5.2]))
+
+
+def test_p003s_full_ensembles_have_no_two_identical_runs() -> None:
+    """P003's runs differ by where the induced loss falls (stratified, so no two runs drop one packet);
+    random draws once put two losses before the same packet and made two of five runs identical."""
+    for eid in ("emfast-single", "emfast-competing"):
+        e = EXPERIMENTS[eid]
+        keys = [k for k in keys_for(e) if k.algorithm == "fast"]
+        assert len(keys) == 5
+        runs = run_all([(k, str(ROOT)) for k in keys], workers=2)
+        summaries = [repr({**r.summary, "wall_s": None}) for r in runs]
+        assert len(set(summaries)) == len(summaries), f"{eid}: two runs of the ensemble are identical"

@@ -51,10 +51,10 @@ class Experiment:
     flows: Sequence[str]
     seeds: Sequence[int] = ENSEMBLE_SEEDS
     jitter_s: float = START_JITTER_S
-    vary: Callable[[dict[str, Any], random.Random], None] | None = None
+    vary: Callable[[dict[str, Any], RunKey, random.Random], None] | None = None
     """What else differs between an ensemble's runs, for an experiment where start times change nothing
-    (P003's single flow: the time of its induced loss). Called with the run's scenario and a generator
-    seeded by the run's seed and sweep point (the same for every algorithm, so runs pair)."""
+    (P003's single flow: the time of its induced loss). Called with the run's scenario, its key and a
+    generator seeded by the run's seed and sweep point (the same for every algorithm, so runs pair)."""
     params: dict[str, dict[str, Any]] = field(default_factory=dict)
     streams: dict[str, int] = field(default_factory=dict)
     sweep: Sweep | None = None

@@ -27,7 +27,7 @@ import numpy as np
 from .. import api
 from .claims import both, bound, label, near, order
 from .criteria import ONE_MINUS, POINTS, Bound, Near, Order, Stats, stats
-from .model import BY_CONSTRUCTION, SETUP, Claim, Experiment, RunKey, RunResult, RunSet, Table
+from .model import BY_CONSTRUCTION, ENSEMBLE_SEEDS, SETUP, Claim, Experiment, RunKey, RunResult, RunSet, Table
 from .plotting import finish, panels
 from .runs import vary_generator
 
@@ -98,8 +98,13 @@ COMPETITORS = ("f2", "f3", "f4", "f5")
 # --- the ensemble: where the induced loss falls ---
 
 
-def _offset_s(rng: random.Random) -> float:
-    return rng.uniform(-DROP_SPREAD_S, DROP_SPREAD_S)
+def _offset_s(key: RunKey, rng: random.Random) -> float:
+    """Where in 38 s ± DROP_SPREAD_S this run's loss falls: run k of the ensemble in the k-th of equal
+    strata, at a random place in the middle half of it, so that no two runs drop the same packet (random
+    draws 7 ms apart fell before one packet and made two runs identical)."""
+    k = list(ENSEMBLE_SEEDS).index(key.seed) if key.seed in ENSEMBLE_SEEDS else key.seed % len(ENSEMBLE_SEEDS)
+    width = 2 * DROP_SPREAD_S / len(ENSEMBLE_SEEDS)
+    return -DROP_SPREAD_S + (k + 0.5) * width + rng.uniform(-width / 4, width / 4)
 
 
 def _first_sent_after(doc: dict[str, Any], t: float) -> int:
@@ -115,10 +120,10 @@ def _first_sent_after(doc: dict[str, Any], t: float) -> int:
     return int(flow["sent_pkts"] - flow["retransmits"])
 
 
-def _vary(doc: dict[str, Any], rng: random.Random) -> None:
+def _vary(doc: dict[str, Any], key: RunKey, rng: random.Random) -> None:
     """Drops the first packet flow 1 sends after 38 s + this run's offset, whatever the protocol's rate (a
     fixed sequence number, calibrated on FAST, reached NewReno and SCTP 5 s later)."""
-    seq = _first_sent_after(doc, DROP_AT_S + _offset_s(rng))
+    seq = _first_sent_after(doc, DROP_AT_S + _offset_s(key, rng))
     for link in doc.get("links", []):
         if link.get("drop_packets"):
             link["drop_packets"] = [{**link["drop_packets"][0], "seq": seq}]
@@ -127,7 +132,7 @@ def _vary(doc: dict[str, Any], rng: random.Random) -> None:
 def _drop_at(key: RunKey) -> float:
     """When this run's induced loss was sent: the draw `_vary` made, from the generator
     runs.scenario_for hands it (seeded by experiment, sweep point and seed, never by algorithm)."""
-    return DROP_AT_S + _offset_s(vary_generator(key))
+    return DROP_AT_S + _offset_s(key, vary_generator(key))
 
 
 # --- measurements on one run ---

@@ -45,7 +45,7 @@ def scenario_for(exp: Experiment, key: RunKey, root: Path = Path(".")) -> dict[s
             rng = random.Random(f"{exp.id}/{key.point}/{key.seed}/{flow.get('id')}")
             flow["start"] = duration_s(flow.get("start", 0)) + rng.uniform(0, exp.jitter_s)
     if exp.vary is not None:
-        exp.vary(doc, vary_generator(key))
+        exp.vary(doc, key, vary_generator(key))
     doc["seed"] = key.seed
     doc["name"] = f"{exp.id}-{key.algorithm}" + (f"-{key.point:g}" if key.point is not None else "")
     return doc
