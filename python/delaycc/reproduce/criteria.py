@@ -91,9 +91,9 @@ class Near:
         if self.scale == RELATIVE:
             rule = f"within ±{self.tolerance:.0%} of {self.paper:g}"
         elif self.scale == POINTS:
-            rule = f"within ±{self.tolerance:g} (points) of {self.paper:g}"
+            rule = f"within ±{self.tolerance:.3g} (points) of {self.paper:g}"
         elif self.scale == LOG:
-            rule = f"within a factor {1 + self.tolerance:g} of {self.paper:g}"
+            rule = f"within a factor {1 + self.tolerance:.3g} of {self.paper:g}"
         else:
             rule = f"1 - x within ±{self.tolerance:.0%} of {1 - self.paper:.3g}"
         return f"{rule} ({self.why})"
