@@ -51,8 +51,7 @@ def crosscheck(
     (Ns2Error)."""
     s, differences = scenario.load(path, agents)
     binary = locate(ns2)
-    if any(f.agent == "Fast" for f in s.flows) and not binary.has_fast:
-        runner.run(binary, s, Path("/nonexistent"))  # raises the one-line "no Agent/TCP/Fast" error
+    runner.check_agents(binary, s)
     sim = api.run(str(path))
     out_dir = Path(out) if out is not None else None
     scratch = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..ns2 import scenario
 from ..output import atomic_write
 from . import compare
 
@@ -86,12 +87,9 @@ def load_manifest(path: Path = DEFAULT_MANIFEST) -> list[Case]:
 
 
 def needs_fast(case: Case) -> bool:
-    doc = tomllib.loads(case.file.read_text(encoding="utf-8"))
-    return any(
-        case.agents.get(str(f.get("id", f"f{i + 1}")), "Fast" if f.get("algorithm") == "fast" else "")
-        == "Fast"
-        for i, f in enumerate(doc.get("flows", []))
-    )
+    """Whether the case, translated with its agents, runs an Agent/TCP/Fast flow."""
+    s, _ = scenario.load(case.file, case.agents)
+    return any(f.agent == "Fast" for f in s.flows)
 
 
 def run_case(case: Case, out: Path, ns2: str | None, timeout_s: float) -> CaseResult:

@@ -24,7 +24,8 @@ class RawRun:
     translate_s: float
 
 
-def run(ns2: Ns2, s: Scenario, raw_dir: Path, timeout_s: float = DEFAULT_TIMEOUT_S) -> RawRun:
+def check_agents(ns2: Ns2, s: Scenario) -> None:
+    """Ns2Error when the binary lacks an agent the scenario's flows need (FAST: where to get it)."""
     if any(f.agent == "Fast" for f in s.flows) and not ns2.has_fast:
         raise Ns2Error(
             f"{s.source}: the ns-2 at {ns2.path} has no Agent/TCP/Fast (Debian's ns2 package lacks the FAST "
@@ -33,6 +34,10 @@ def run(ns2: Ns2, s: Scenario, raw_dir: Path, timeout_s: float = DEFAULT_TIMEOUT
     missing = sorted({f.agent for f in s.flows} - ns2.agents)
     if missing:
         raise Ns2Error(f"{s.source}: the ns-2 at {ns2.path} has no Agent/TCP/{missing[0]}")
+
+
+def run(ns2: Ns2, s: Scenario, raw_dir: Path, timeout_s: float = DEFAULT_TIMEOUT_S) -> RawRun:
+    check_agents(ns2, s)
     raw_dir.mkdir(parents=True, exist_ok=True)
     drop_indices = calibrate(ns2, s, raw_dir, timeout_s)
     t0 = time.perf_counter()

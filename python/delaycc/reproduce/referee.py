@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from .model import (
 from .plotting import finish, panels
 from .runs import kept, scenario_for
 
+T = TypeVar("T")
 VARIANTS = ("wave", "other wave", "nan")
 """How the stand-ins' figures are changed; a claim that depends on a stand-in moves with them."""
 NOT_ON_NS2 = "n/a"
@@ -143,10 +144,16 @@ def _evaluate(
     variant: str | None,
 ) -> list[Claim] | None:
     runs = [ns2.get(r.key) or _stand_in(r, variant) for r in ours]
+    return _quietly(lambda: claims(RunSet(exp, runs)))
+
+
+def _quietly(make: Callable[[], T]) -> T | None:
+    """What a claim or figure function returns on runs with stand-ins (NaN among them), or None when it
+    cannot work on them; numpy's warnings about NaN are expected there."""
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return claims(RunSet(exp, runs))
+            return make()
         except (ArithmeticError, KeyError, ValueError, IndexError, TypeError):
             return None
 
@@ -201,12 +208,8 @@ def paper_figures(
     if exp.figures is None or not any(r.key in ns2 for r in ours):
         return []
     runs = [ns2.get(r.key) or _stand_in(r, "nan") for r in ours]
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return exp.figures(RunSet(exp, runs), out)
-        except (ArithmeticError, KeyError, ValueError, IndexError, TypeError):
-            return []
+    figures = exp.figures
+    return _quietly(lambda: figures(RunSet(exp, runs), out)) or []
 
 
 def figure(exp: Experiment, ours: list[RunResult], ns2: dict[RunKey, RunResult], out: Path) -> Path | None:
