@@ -96,6 +96,14 @@ impl CongestionControl for Alt {
         self.inner.newreno_recovery()
     }
 
+    fn on_handshake(&mut self, now: Time, rtt: Time) {
+        self.inner.on_handshake(now, rtt)
+    }
+
+    fn stale_after(&self) -> Option<Time> {
+        self.inner.stale_after()
+    }
+
     fn trace(&self) -> CcTrace {
         CcTrace { base_rtt: self.base(), srtt: self.inner.trace().srtt }
     }

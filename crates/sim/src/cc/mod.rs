@@ -195,6 +195,16 @@ pub trait CongestionControl {
         true
     }
 
+    /// The connection's opening SYN was acknowledged after `rtt` (only when the transport opens with a
+    /// SYN, as ns-2's agents do by default). The ns-2 FAST module seeds baseRTT and avgRTT with it.
+    fn on_handshake(&mut self, _now: Time, _rtt: Time) {}
+
+    /// During recovery, a packet unacknowledged for longer than this is sent again before anything else
+    /// (the ns-2 FAST module's 2·avgRTT rule); None: no such rule.
+    fn stale_after(&self) -> Option<Time> {
+        None
+    }
+
     fn trace(&self) -> CcTrace {
         CcTrace::default()
     }
