@@ -65,7 +65,10 @@ def test_sizes_buffers_loss_and_agents_are_translated(tmp_path: Path) -> None:
     # the route is installed hop by hop towards the destination, and back for the ACKs
     assert "$dcc_node(0) add-route [$dcc_node(2) id]" in tcl
     assert "$dcc_node(2) add-route [$dcc_node(0) id]" in tcl
-    assert any("cap_2w" in d for d in diffs) and any("min_update_interval" in d for d in diffs)
+    # FAST's defaults are the module's: every parameter is a Tcl variable or what the module always does
+    assert "set cwnd_update_period_ 0.01" in tcl and "set high_accuracy_cwnd_ 2" in tcl
+    assert "set beta_ 0" in tcl
+    assert not any(d.startswith("fast.") for d in diffs), diffs
 
 
 def test_transport_and_vegas_parameters(tmp_path: Path) -> None:
@@ -191,8 +194,10 @@ def test_every_crosscheck_scenario_translates() -> None:
 def test_fast_has_no_dead_band_and_routes_come_before_any_agent(tmp_path: Path) -> None:
     s, _ = load(write(tmp_path, DUMBBELL + flow("fast", "alpha = 20")))
     tcl = translate(s)
-    # ns-2's module holds the window while alpha_ <= backlog < beta_ (default 100): beta_ = alpha
-    assert "set alpha_ 20" in tcl and "set beta_ 20" in tcl
+    # ns-2's module holds the window while alpha_ <= backlog < beta_; delaycc's beta 0 means no band
+    assert "set alpha_ 20" in tcl and "set beta_ 0" in tcl
+    s, _ = load(write(tmp_path, DUMBBELL + flow("fast", "alpha = 20\nbeta = 30"), "band.toml"))
+    assert "set beta_ 30" in translate(s)
     assert tcl.index('$ns at 0 "dcc_routes"') < tcl.index("new Agent/TCP/Fast")
 
 

@@ -27,6 +27,8 @@ class AgentSpec:
     because delaycc's default means something the variable does not)."""
     built_in: dict[str, Any] = field(default_factory=dict)
     """delaycc parameter -> the value that describes what the ns-2 agent always does."""
+    choice_vars: dict[str, tuple[str, dict[str, float]]] = field(default_factory=dict)
+    """delaycc choice parameter -> (agent variable, the variable's value for each choice)."""
 
 
 AGENTS: dict[str, AgentSpec] = {
@@ -37,17 +39,24 @@ AGENTS: dict[str, AgentSpec] = {
     "fast": AgentSpec(
         agent="Fast",
         sink="TCPSink/Sack1",
-        # beta_ is the top of the module's dead band (no update while alpha_ <= backlog < beta_); FAST as
-        # the papers and delaycc define it has none, so beta_ = alpha_ (ns-2's default beta_ is 100).
-        tcl_vars={"alpha": ("alpha_", "beta_"), "gamma": ("gamma_",), "mi_threshold": ("mi_threshold_",)},
-        integer=frozenset({"alpha"}),
-        explicit_vars={"min_update_interval": "cwnd_update_period_"},
+        # delaycc's beta is the module's beta_ (the top of its dead band); 0, delaycc's default, and any
+        # value up to alpha_ mean no band, as the module's own default beta_ = alpha_ = 100 does.
+        tcl_vars={
+            "alpha": ("alpha_",),
+            "beta": ("beta_",),
+            "gamma": ("gamma_",),
+            "mi_threshold": ("mi_threshold_",),
+            "min_update_interval": ("cwnd_update_period_",),
+        },
+        integer=frozenset({"alpha", "beta"}),
+        choice_vars={"window_arithmetic": ("high_accuracy_cwnd_", {"int": 0, "int_carry": 1, "double": 2})},
         built_in={
+            "cadence": "ns2",  # fast_cc / fast_pace / fast_est
             "update_every_other_rtt": True,  # UPDATE_CWND_EVERY_OTHER_RTT is defined in tcp-fast.h
             "spread_increase": True,  # fast_pace()
             "mi_reentry": True,  # the MI test runs on every new ACK
             "cap_2w": False,  # no cap on one update
-            "avg_rtt_max_weight": 1 / 256,  # weight min(3/cwnd, 1/256)
+            "avg_rtt_max_weight": 1 / 256,  # weight min(3/flight, 1/256)
             "pacing": False,
         },
     ),

@@ -158,6 +158,9 @@ class _Reader:
             elif name in spec.tcl_vars:
                 for var in spec.tcl_vars[name]:
                     out[var] = float(value)
+            elif name in spec.choice_vars:
+                var, choices = spec.choice_vars[name]
+                out[var] = float(choices[str(value)])
             elif name in spec.explicit_vars:
                 if name in given:
                     out[spec.explicit_vars[name]] = float(value)

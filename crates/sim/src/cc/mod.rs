@@ -14,6 +14,7 @@ pub mod bbr;
 pub mod ccafr;
 pub mod cubic;
 pub mod fast;
+mod fast_ns2;
 pub mod maxfilter;
 mod newreno;
 pub mod reno;

@@ -78,7 +78,9 @@ pub fn params(alg: &'static cc::AlgorithmInfo, n: Option<&Node>, path: &str, ck:
 /// beta: with beta below alpha that band is empty and the window would oscillate, so it is refused rather
 /// than silently adjusted.
 fn cross_checks(alg: &cc::AlgorithmInfo, p: &Params, given: &[(String, Node)], path: &str, ck: &mut Checker) {
-    let is_vegas = alg.param("alpha").is_some() && alg.param("beta").is_some();
+    // FAST's beta is the top of an optional dead band, where any beta <= alpha means none.
+    let is_vegas =
+        alg.param("alpha").is_some() && alg.param("beta").is_some() && alg.param("cadence").is_none();
     let line = |key: &str| given.iter().find(|(k, _)| k == key).and_then(|(_, n)| n.line);
     if is_vegas && given.iter().any(|(k, _)| k == "alpha" || k == "beta") {
         let (alpha, beta) = (p.num("alpha"), p.num("beta"));
