@@ -467,10 +467,12 @@ def _table_claims(rs: RunSet, col: int) -> list[Claim]:
             )
         elif alone:
             why = {
-                "sctp": "a loss-based window peaks at BDP + buffer + 1 ≈ 45.9 + 10 + 1 on this path, which "
-                "experiments.md used to infer the 1040 B packets",
-                "newreno": "a loss-based window peaks at BDP + buffer + 1 ≈ 45.9 + 10 + 1 on this path, which "
-                "experiments.md used to infer the 1040 B packets",
+                "sctp": "a loss-based window peaks at BDP + buffer + 1 ≈ 45.9 + 9 + 1 on this path (ns-2's "
+                "queue-limit 10 holds 9 waiting packets, plus the one in service), which experiments.md "
+                "used to infer the 1040 B packets",
+                "newreno": "a loss-based window peaks at BDP + buffer + 1 ≈ 45.9 + 9 + 1 on this path (ns-2's "
+                "queue-limit 10 holds 9 waiting packets, plus the one in service), which experiments.md "
+                "used to infer the 1040 B packets",
                 "fast": "alpha = 6 was chosen so that FAST's window, BDP 45.9 + alpha, is this 52 "
                 "(experiments.md)",
                 "emfast": "its largest window comes before its first loss, where EMFAST is FAST, whose "
