@@ -112,7 +112,8 @@ def test_list_algorithms_shows_parameters_with_defaults_and_sources(
     assert "newreno: TCP NewReno (RFC 6582)" in out
     # Defaults as a scenario file would spell them.
     assert "initial_ssthresh = 1000000000  (" in out
-    assert 'rtt_statistic = "min"  (' in out
+    assert 'rtt_statistic = "mean"  (' in out
+    assert 'flavour = "ns2"  (' in out
     assert "loss_reduction = 0.75  (" in out
     assert "default from:" in out
     assert main(["list", "algorithms", "--json"]) == 0

@@ -2,7 +2,7 @@
  * rules as crates/sim/src/cc/vegas.rs, for the Linux kernel as a BPF tcp_congestion_ops.
  *
  * Once per RTT round (rounds counted by sequence number): diff = cwnd·(RTT − baseRTT)/RTT; below alpha the
- * window grows by one, above beta it shrinks by one. RTT is the round's minimum sample (or mean). Slow
+ * window grows by one, above beta it shrinks by one. RTT is the round's mean sample (or minimum). Slow
  * start doubles every other round and ends when diff exceeds gamma, at min(cwnd, cwnd·baseRTT/RTT + 1).
  * Differences from the simulator (docs/kernel.md): the window is the kernel's integer cwnd; on fast
  * retransmit the kernel asks only for ssthresh and reduces by PRR, so the lost packet's history is not
@@ -16,7 +16,7 @@ struct dcc_vegas_params {
 	__u32 alpha_milli;          /* 1000: ns-2 v_alpha_ = 1 */
 	__u32 beta_milli;           /* 3000: ns-2 v_beta_ = 3 */
 	__u32 gamma_milli;          /* 1000: ns-2 v_gamma_ = 1 */
-	__u32 use_mean;             /* 0: the round's minimum RTT, as Linux (the issue) */
+	__u32 use_mean;             /* 1: the round's mean RTT, ns-2 tcp-vegas.cc (rtt_statistic) */
 	__u32 loss_reduction_milli; /* 750: P004 §II, ns-2 Vegas */
 };
 
@@ -24,7 +24,7 @@ struct dcc_vegas_params dcc_vegas_params SEC(".data.dccvegas") = {
 	.alpha_milli = 1000,
 	.beta_milli = 3000,
 	.gamma_milli = 1000,
-	.use_mean = 0,
+	.use_mean = 1,
 	.loss_reduction_milli = 750,
 };
 

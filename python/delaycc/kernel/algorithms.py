@@ -100,6 +100,8 @@ KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
                 Field("rtt_statistic", "choice", ("min", "mean")),
                 Field("loss_reduction", "milli"),
             ),
+            # The BPF Vegas keeps one set of rules (docs/kernel.md), not the simulator's two flavours.
+            ("flavour",),
         ),
         KernelAlgorithm("fast", "dcc_fast", "fast.bpf.o", FAST_FIELDS, FAST_UNSUPPORTED),
         KernelAlgorithm(

@@ -60,13 +60,14 @@ AGENTS: dict[str, AgentSpec] = {
             "pacing": False,
         },
     ),
-    # tcp/tcp-vegas.cc: the round's mean RTT (v_sumRTT_/v_cntRTT_), window 3/4 on fast retransmit.
+    # tcp/tcp-vegas.cc, which delaycc's default flavour follows: the round's mean RTT (v_sumRTT_/v_cntRTT_),
+    # window 3/4 on fast retransmit.
     "vegas": AgentSpec(
         agent="Vegas",
         sink="TCPSink",
         tcl_vars={"alpha": ("v_alpha_",), "beta": ("v_beta_",), "gamma": ("v_gamma_",)},
         integer=frozenset({"alpha", "beta", "gamma"}),
-        built_in={"rtt_statistic": "mean", "loss_reduction": 0.75},
+        built_in={"flavour": "ns2", "rtt_statistic": "mean", "loss_reduction": 0.75},
     ),
     # ssthresh_ is reset to window_ when the run starts; the translation sets it again as the flow starts.
     "newreno": AgentSpec(agent="Newreno", sink="TCPSink", tcl_vars={"initial_ssthresh": ("ssthresh_",)}),

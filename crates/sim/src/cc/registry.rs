@@ -34,7 +34,7 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
     },
     AlgorithmInfo {
         name: "vegas",
-        description: "TCP Vegas: per-RTT +-1 on the queued-packet estimate against alpha/beta, safe slow start (gamma)",
+        description: "TCP Vegas as ns-2.35's Agent/TCP/Vegas (flavour = \"ns2\", default: mean RTT per round, integer delta against alpha/beta, growth every other round in slow start, 3/4 on fast retransmit) or Linux tcp_vegas.c (flavour = \"linux\")",
         param_groups: &[vegas::PARAMS],
         build: vegas::build,
         ack_extra_bytes: 0,

@@ -72,6 +72,11 @@ impl<C: CongestionControl> ScriptedPath<C> {
         true
     }
 
+    /// Packets waiting or in service at the bottleneck now (its backlog in service times).
+    pub fn queue_pkts(&self) -> f64 {
+        self.last_departure.saturating_sub(self.now) as f64 / self.service as f64
+    }
+
     pub fn run_until(&mut self, t: Time) {
         while self.acks.front().is_some_and(|a| a.0 <= t) {
             self.step();

@@ -70,13 +70,18 @@ pub fn params(alg: &'static cc::AlgorithmInfo, n: Option<&Node>, path: &str, ck:
             p.set(spec.name, value);
         }
     }
+    if alg.param("flavour").is_some() && alg.param("rtt_statistic").is_some() {
+        // Vegas: an unset parameter takes the chosen flavour's default (Linux's alpha 2, beta 4, ...).
+        cc::vegas::resolve_flavour_defaults(&mut p, &|name| entries.iter().any(|(k, _)| k == name));
+    }
     cross_checks(alg, &p, entries, path, ck);
     p
 }
 
 /// Rules over several parameters. Vegas (and Vegas-ALT) keep the queued-packet estimate between alpha and
 /// beta: with beta below alpha that band is empty and the window would oscillate, so it is refused rather
-/// than silently adjusted.
+/// than silently adjusted. The values compared are the resolved ones: with `flavour = "linux"` an unset
+/// alpha or beta is Linux's (2, 4).
 fn cross_checks(alg: &cc::AlgorithmInfo, p: &Params, given: &[(String, Node)], path: &str, ck: &mut Checker) {
     // FAST's beta is the top of an optional dead band, where any beta <= alpha means none.
     let is_vegas =

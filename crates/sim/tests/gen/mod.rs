@@ -156,13 +156,23 @@ fn default_num(spec: &ParamSpec) -> Option<f64> {
     }
 }
 
-/// Vegas needs beta >= alpha: raise beta to alpha when the random values cross.
+/// Vegas needs beta >= alpha: raise beta to alpha when the random values cross. An unset alpha or beta
+/// takes the chosen flavour's default (Linux's 2 and 4 with `flavour = "linux"`).
 fn vegas_band(alg: &cc::AlgorithmInfo, params: &mut Vec<(&'static str, String)>) {
     let (Some(a), Some(b)) = (alg.param("alpha"), alg.param("beta")) else {
         return;
     };
+    let flavour = params
+        .iter()
+        .find(|(n, _)| *n == "flavour")
+        .map(|(_, v)| v.trim_matches('"').to_string())
+        .unwrap_or_default();
     let value = |name: &str, spec: &ParamSpec, params: &[(&str, String)]| {
-        params.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.parse().ok()).or(default_num(spec))
+        let default = match cc::vegas::flavour_default(&flavour, name) {
+            Some(ParamDefault::Num(x)) if alg.param("flavour").is_some() => Some(x),
+            _ => default_num(spec),
+        };
+        params.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.parse().ok()).or(default)
     };
     if let (Some(alpha), Some(beta)) = (value("alpha", a, params), value("beta", b, params)) {
         if beta < alpha {
