@@ -20,6 +20,8 @@ use crate::scenario::routes::Graph;
 use crate::scenario::{EventKind, NodeId, Scenario};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
+use crate::transport::sack::SACK_BLOCK_BYTES;
+use crate::transport::sender::SYN_SEQ;
 use crate::transport::{AckDecision, AckInput, Sender};
 
 /// Packet accounting over the whole network, for the conservation invariant.
@@ -278,7 +280,35 @@ impl Simulation {
                 let s = &mut self.sources[p.owner as usize];
                 s.on_delivered(self.now, p.size);
             }
+            PacketKind::Syn => self.on_syn(p),
+            PacketKind::SynAck => {
+                let now = self.now;
+                self.flows[p.owner as usize].sender.on_syn_ack(now, p.tx_time, p.retransmit);
+                self.after_sender(p.owner);
+            }
         }
+    }
+
+    /// The receiver answers a SYN at once (ns-2 TCPSink `SYN_immediate_ack_ true`, ns-default.tcl:1081),
+    /// echoing its send time. The SYN is not data: the receiver's counters do not see it.
+    #[cold]
+    fn on_syn(&mut self, p: &Packet) {
+        let now = self.now;
+        let fl = &self.flows[p.owner as usize];
+        self.send_new(Packet {
+            kind: PacketKind::SynAck,
+            owner: p.owner,
+            route: fl.rev_route,
+            hop: 0,
+            retransmit: p.retransmit,
+            size: fl.ack_size,
+            seq: 0,
+            tx_time: p.tx_time,
+            first_sent: 0,
+            inflight_at_send: 1,
+            rcv_arrival: now.wrapping_add(fl.rcv_clock_offset as u64),
+            rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
+        });
     }
 
     fn on_data(&mut self, p: &Packet) {
@@ -310,6 +340,15 @@ impl Simulation {
 
     fn send_ack(&mut self, f: u32) {
         let now = self.now;
+        let fl = &mut self.flows[f as usize];
+        // SACK blocks travel beside the packet: the ACK carries their serial and their size.
+        let (serial, sack_bytes) = match &mut fl.sack_log {
+            None => (0, 0),
+            Some(log) => {
+                let b = fl.receiver.sack_blocks();
+                (log.record(b), b.n as u32 * SACK_BLOCK_BYTES)
+            }
+        };
         let fl = &self.flows[f as usize];
         let echo = fl.receiver.echo;
         self.send_new(Packet {
@@ -318,10 +357,10 @@ impl Simulation {
             route: fl.rev_route,
             hop: 0,
             retransmit: echo.retransmit,
-            size: fl.ack_size,
+            size: fl.ack_size + sack_bytes,
             seq: fl.receiver.rcv_nxt,
             tx_time: echo.tx_time,
-            first_sent: 0,
+            first_sent: serial,
             inflight_at_send: echo.inflight_at_send,
             // The receiver's clock runs `rcv_clock_offset` ahead of the sender's (wrapping arithmetic keeps
             // negative offsets exact); ALT must work without knowing it.
@@ -340,7 +379,14 @@ impl Simulation {
             rcv_arrival: p.rcv_arrival,
             rcv_leave: p.rcv_leave,
         };
-        self.flows[p.owner as usize].sender.on_ack(now, &input);
+        let fl = &mut self.flows[p.owner as usize];
+        match &mut fl.sack_log {
+            None => fl.sender.on_ack(now, &input, &[]),
+            Some(log) => {
+                let b = log.take(p.first_sent);
+                fl.sender.on_ack(now, &input, b.as_slice());
+            }
+        }
         self.after_sender(p.owner);
     }
 
@@ -353,14 +399,20 @@ impl Simulation {
         while let Some(&tx) = self.flows[f as usize].sender.txq.get(i) {
             i += 1;
             let fl = &self.flows[f as usize];
+            // The SYN: header only (ns-2 tcpip_base_hdr_size_, tcp/tcp.cc:708), the ACK size.
+            let (kind, size, seq) = if tx.seq == SYN_SEQ {
+                (PacketKind::Syn, fl.ack_size, 0)
+            } else {
+                (PacketKind::Data, fl.packet_size, tx.seq)
+            };
             self.send_new(Packet {
-                kind: PacketKind::Data,
+                kind,
                 owner: f,
                 route: fl.fwd_route,
                 hop: 0,
                 retransmit: tx.retransmit,
-                size: fl.packet_size,
-                seq: tx.seq,
+                size,
+                seq,
                 tx_time: now,
                 first_sent: tx.first_sent,
                 inflight_at_send: tx.inflight_at_send,

@@ -1,19 +1,25 @@
-//! The sending side: window-limited transmission, duplicate-ACK fast retransmit, NewReno recovery with
-//! partial ACKs (RFC 6582), RTO with Karn's rule and backoff (RFC 6298), go-back-N after a timeout (as
-//! ns-2's one-way TCP agents do). The congestion-control algorithm sizes the window; this file decides
+//! The sending side: an optional SYN exchange, window-limited transmission, limited transmit, duplicate-ACK
+//! fast retransmit, Reno/NewReno recovery with partial ACKs (ns-2 tcp-newreno.cc, RFC 6582), SACK
+//! recovery as ns-2's Agent/TCP/Sack1 (tcp-sack1.cc) and the ns-2 FAST module's own recovery
+//! (tcp-fast.cc), the retransmission timer (ns-2's or RFC 6298's, `rto.rs`) and go-back-N after a timeout
+//! (as ns-2's one-way TCP agents do). The congestion-control algorithm sizes the window; this file decides
 //! which packets leave and when recovery starts and ends.
 
 use super::convergence::ConvergenceTracker;
 use super::deque::shrink_when_mostly_empty;
 use super::pacing::Pacer;
 use super::rate_sample::RateSampler;
-use super::rto::RtoEstimator;
-use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent};
-use crate::scenario::TransportConfig;
+use super::rto::Rto;
+use super::sack::Scoreboard;
+use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent, Recovery};
+use crate::scenario::{PartialTimer, RecoverGuard, TransportConfig};
 use crate::time::{as_f64, Time};
 use std::collections::VecDeque;
 
-/// A packet the sender wants transmitted now.
+/// `TxRequest::seq` of the connection's SYN (a header-only packet ahead of the data).
+pub const SYN_SEQ: u64 = u64::MAX;
+
+/// A packet the sender wants transmitted now (`seq == SYN_SEQ`: the SYN).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TxRequest {
     pub seq: u64,
@@ -54,12 +60,31 @@ pub struct Sender {
     dupack_threshold: u32,
     pub in_recovery: bool,
     recover: u64,
-    /// After a timeout, duplicate ACKs for data sent before it must not start fast retransmit (RFC 6582 §3.2).
+    /// Fast retransmit may start only once snd_una exceeds this (after a timeout, RFC 6582 §3.2; with
+    /// ns-2's guard also after a fast retransmit, ns-2 `recover_`/`bug_fix_`).
     recover_guard: Option<u64>,
-    /// NewReno window inflation during recovery, packets.
+    /// NewReno window inflation during recovery, packets (ns-2 dupwnd_).
     inflation: f64,
+    /// ns-2 partial window deflation beyond dupwnd_ cuts cwnd_ itself (tcp-newreno.cc:75); held here
+    /// and subtracted from the window until recovery ends.
+    deflation: f64,
     rwnd: u64,
-    pub rto: RtoEstimator,
+    pub rto: Rto,
+    pub mode: Mode,
+    limited_transmit: bool,
+    /// The partial-ACK timer rule and whether this recovery has had its first partial ACK.
+    first_partial_only: bool,
+    firstpartial: bool,
+    recovery_maxburst: u32,
+    guard: RecoverGuard,
+    /// ns-2 `partial_ack_` for the SACK recoveries.
+    partial_ack: bool,
+    /// The SYN exchange: Some while the SYN is unacknowledged.
+    pub handshake: Option<Handshake>,
+    syn: bool,
+    sack_enabled: bool,
+    /// SACK recovery state (Sack1 and FastModule modes).
+    sk: Option<Box<SackSender>>,
     pub rto_deadline: Option<Time>,
     pub rto_event_pending: bool,
     /// Packets the simulation must transmit, filled by every call below and emptied by the simulation
@@ -75,6 +100,36 @@ pub struct Sender {
     pub pacer: Option<Pacer>,
     /// Only for algorithms that use delivery-rate samples (`rate_sample.rs`).
     rate: Option<Box<RateSampler>>,
+}
+
+/// The loss recovery a flow runs: its algorithm's `recovery()` combined with its `sack` setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Reno,
+    NewReno,
+    /// ns-2 Agent/TCP/Sack1 (tcp/tcp-sack1.cc).
+    Sack1,
+    /// The ns-2 FAST module's recovery (tcp/tcp-fast.cc); its scoreboard stays empty without SACK.
+    Fast,
+}
+
+/// The SYN in flight: when it was last sent, and whether it was sent more than once (Karn).
+#[derive(Clone, Copy, Debug)]
+pub struct Handshake {
+    pub sent_at: Time,
+    pub retransmitted: bool,
+}
+
+/// Sack1/FAST state (tcp-sack1.cc, tcp-fast.cc): scoreboard, pipe_, next_pkt_, timeout_, send times.
+#[derive(Debug, Default)]
+struct SackSender {
+    sb: Scoreboard,
+    pipe: i64,
+    next_pkt: u64,
+    /// ns-2 timeout_: after a timeout duplicate ACKs are ignored until a new ACK.
+    after_timeout: bool,
+    /// Latest transmission time of every unacknowledged packet, indexed from snd_una (FAST's sendtime_).
+    last_tx: VecDeque<Time>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -98,6 +153,14 @@ pub struct SenderStats {
 
 impl Sender {
     pub fn new(cc: Box<dyn CongestionControl>, cfg: &TransportConfig, limit: Option<u64>) -> Sender {
+        let recovery = cc.recovery();
+        let sack = cfg.sack_for(recovery);
+        let mode = match (recovery, sack) {
+            (Recovery::FastModule, _) => Mode::Fast,
+            (_, true) => Mode::Sack1,
+            (Recovery::NewReno, false) => Mode::NewReno,
+            (Recovery::Reno, false) => Mode::Reno,
+        };
         Sender {
             snd_una: 0,
             snd_nxt: 0,
@@ -112,8 +175,20 @@ impl Sender {
             recover: 0,
             recover_guard: None,
             inflation: 0.0,
+            deflation: 0.0,
             rwnd: cfg.receiver_window,
-            rto: RtoEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            rto: Rto::new(cfg),
+            mode,
+            limited_transmit: cfg.limited_transmit,
+            first_partial_only: cfg.newreno_timer == PartialTimer::FirstPartial,
+            firstpartial: false,
+            recovery_maxburst: cfg.recovery_maxburst,
+            guard: cfg.recover_guard,
+            partial_ack: cfg.partial_ack,
+            handshake: None,
+            syn: cfg.syn,
+            sack_enabled: sack,
+            sk: matches!(mode, Mode::Sack1 | Mode::Fast).then(|| Box::new(SackSender::default())),
             rto_deadline: None,
             rto_event_pending: false,
             txq: Vec::with_capacity(4),
@@ -125,6 +200,11 @@ impl Sender {
             pacer: None,
             cc,
         }
+    }
+
+    /// Whether this flow's ACKs should carry SACK blocks.
+    pub fn sack(&self) -> bool {
+        self.sack_enabled
     }
 
     /// Spaces data packets at the algorithm's pacing rate from now on (packets of `packet_bytes` on the
@@ -142,7 +222,7 @@ impl Sender {
         // `as` truncates, which for w >= 1 is the floor; this avoids a libm call (x86-64 has no SSE4.1
         // rounding instruction by default). NaN, infinity and w < 1 give one packet, as before. Below
         // 2^63 the signed conversion gives the same result in fewer instructions than the unsigned one.
-        let w = self.cc.window() + self.inflation;
+        let w = self.cc.window() + self.inflation - self.deflation;
         let w = if (1.0..9.0e18).contains(&w) {
             w as i64 as u64
         } else if w.is_finite() && w >= 1.0 {
@@ -169,10 +249,45 @@ impl Sender {
         self.started = true;
         self.active = true;
         self.stats.cwnd_since = now;
+        if self.syn {
+            self.send_syn(now, false);
+        }
         self.try_send(now);
     }
 
-    /// The application stops offering data; outstanding packets are still delivered.
+    /// Sends the SYN (ns-2 output() of seqno 0 with syn_: header only, tcp/tcp.cc:704-712). It is not
+    /// data: it counts in no packet statistics.
+    fn send_syn(&mut self, now: Time, retransmitted: bool) {
+        self.handshake = Some(Handshake { sent_at: now, retransmitted });
+        self.txq.push(TxRequest {
+            seq: SYN_SEQ,
+            retransmit: retransmitted,
+            inflight_at_send: 1,
+            first_sent: now,
+        });
+        self.rto_deadline = Some(now + self.rto.rto());
+    }
+
+    /// The SYN's ACK arrived; `echo_tx_time` is the acknowledged SYN's send time. Data may flow from now
+    /// on with the algorithm's initial window (ns-2 sets cwnd_ = initial_window() on the ACK of seqno 0
+    /// when delay_growth_, tcp/tcp.cc:1822).
+    pub fn on_syn_ack(&mut self, now: Time, echo_tx_time: Time, echo_retransmit: bool) {
+        let Some(h) = self.handshake else { return };
+        self.handshake = None;
+        let rtt = now.saturating_sub(echo_tx_time);
+        // The SYN is the first timed packet (rtt_seq_ 0); a retransmitted one is not timed (Karn).
+        if !h.retransmitted && !echo_retransmit {
+            self.rto.on_syn_sample(rtt, now);
+        }
+        self.rto_deadline = None;
+        self.cc.on_handshake(now, rtt);
+        self.try_send(now);
+        if self.rto_deadline.is_none() && self.snd_una < self.max_sent {
+            self.rto_deadline = Some(now + self.rto.rto());
+        }
+    }
+
+    /// Ends accounting of the window average (at the end of the run or when the transfer completes).
     pub fn stop(&mut self, now: Time) {
         self.account_cwnd(now);
         self.app_stopped = true;
@@ -203,6 +318,15 @@ impl Sender {
         } else {
             self.first_sent.get(idx).copied().unwrap_or(now)
         };
+        if let Some(sk) = &mut self.sk {
+            if idx >= sk.last_tx.len() {
+                sk.last_tx.resize(idx + 1, now);
+            }
+            sk.last_tx[idx] = now;
+        }
+        if seq >= self.max_sent {
+            self.rto.on_send_new(seq, now);
+        }
         self.txq.push(TxRequest {
             seq,
             retransmit,
@@ -229,12 +353,18 @@ impl Sender {
     /// its usual work of one or two packets.
     #[inline(always)]
     pub fn try_send(&mut self, now: Time) {
-        if !self.started {
+        if !self.started || self.handshake.is_some() {
             return;
+        }
+        if self.sk.is_some() {
+            return self.send_much_sack(now);
         }
         let wnd = self.effective_window();
         if self.pacer.is_some() {
             return self.try_send_paced(now, wnd);
+        }
+        if self.in_recovery && self.recovery_maxburst > 0 {
+            return self.try_send_burst(now, wnd);
         }
         while self.snd_nxt < self.snd_una + wnd {
             if !self.send_next(now) {
@@ -243,12 +373,25 @@ impl Sender {
         }
     }
 
+    /// NewReno's sending during fast recovery: at most `recovery_maxburst` packets per ACK (ns-2
+    /// `send_much(0, 0, 2)`, tcp/tcp-newreno.cc:300-302).
+    #[inline(never)]
+    fn try_send_burst(&mut self, now: Time, wnd: u64) {
+        let mut n = 0;
+        while n < self.recovery_maxburst && self.snd_nxt < self.snd_una + wnd {
+            if !self.send_next(now) {
+                break;
+            }
+            n += 1;
+        }
+    }
+
     /// Sends the next packet in sequence (a new one, or one again after a timeout's go-back-N). Returns
     /// false when the application has nothing more to send.
     #[inline(always)]
     fn send_next(&mut self, now: Time) -> bool {
         let is_new = self.snd_nxt >= self.max_sent;
-        if is_new && (self.app_stopped || self.limit.is_some_and(|l| self.snd_nxt >= l)) {
+        if is_new && !self.has_new_data() {
             let pipe = self.inflight();
             if let Some(r) = &mut self.rate {
                 r.mark_app_limited(pipe);
@@ -260,6 +403,11 @@ impl Sender {
         self.transmit(now, seq, !is_new);
         self.max_sent = self.max_sent.max(self.snd_nxt);
         true
+    }
+
+    #[inline(always)]
+    fn has_new_data(&self) -> bool {
+        !(self.app_stopped || self.limit.is_some_and(|l| self.snd_nxt >= l))
     }
 
     /// `try_send` for a paced flow: packets leave while the window allows and the pacer is ready, and
@@ -282,81 +430,93 @@ impl Sender {
         }
     }
 
+    /// Limited transmit (ns-2 `send_one()`, tcp/tcp.cc:1596; RFC 3042): on the first and second
+    /// duplicate ACK, one new packet if it lies within cwnd + dupacks of the cumulative ACK.
+    fn send_one(&mut self, now: Time) {
+        let cwnd = self.effective_window_no_rwnd();
+        if self.snd_nxt < self.snd_una + self.rwnd && self.snd_nxt < self.snd_una + cwnd + self.dupacks as u64
+        {
+            self.send_next(now);
+        }
+    }
+
+    fn effective_window_no_rwnd(&self) -> u64 {
+        let w = self.cc.window();
+        if w.is_finite() && w >= 1.0 {
+            w as u64
+        } else {
+            1
+        }
+    }
+
+    /// Whether a duplicate-ACK episode may start fast retransmit (RFC 6582 §3.2 step 1 after a timeout;
+    /// ns-2's `highest_ack_ > recover_` test, with its exception for a lost first data packet
+    /// (`bugfix_ss_ && highest_ack_ == 0`, tcp/tcp-newreno.cc:120)).
+    fn fast_retransmit_allowed(&self) -> bool {
+        if self.recover_guard.is_none_or(|g| self.snd_una > g) {
+            return true;
+        }
+        self.guard == RecoverGuard::Ns2
+            && self.mode != Mode::Fast
+            && self.snd_una == if self.syn { 0 } else { 1 }
+    }
+
+    /// Sets the guard at a timeout or fast retransmit (ns-2 `recover_ = maxseq_`).
+    fn set_guard(&mut self) {
+        self.recover_guard = Some(match self.guard {
+            RecoverGuard::Ns2 => self.max_sent,
+            RecoverGuard::Rfc6582 => self.max_sent - 1,
+        });
+    }
+
     /// Processes an ACK. The plain RTT sample is `now - echo_tx_time` when the triggering packet was a
-    /// first transmission (Karn's rule with timestamps).
+    /// first transmission (Karn's rule with timestamps). `sack` holds the ACK's SACK blocks (empty for
+    /// flows without SACK).
     #[inline]
-    pub fn on_ack(&mut self, now: Time, a: &AckInput) {
+    pub fn on_ack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+        if self.sk.is_some() {
+            return self.on_ack_sack(now, a, sack);
+        }
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         if a.ack > self.snd_una {
-            self.account_cwnd(now);
-            let acked = a.ack - self.snd_una;
-            self.first_sent.drain(..(acked as usize).min(self.first_sent.len()));
-            shrink_when_mostly_empty(&mut self.first_sent);
-            self.snd_una = a.ack;
-            // Inter-ACK delay of new ACKs (P003's IPD; duplicates are ignored).
-            if let Some(last) = self.last_new_ack {
-                let ipd = now - last;
-                self.stats.ipd_jitter = self.stats.ipd.map(|prev| ipd.abs_diff(prev));
-                self.stats.ipd = Some(ipd);
-            }
-            self.last_new_ack = Some(now);
-            if self.snd_nxt < self.snd_una {
-                self.snd_nxt = self.snd_una;
-            }
-            if let Some(r) = plain_rtt {
-                self.rto.on_sample(r);
-                self.stats.rtt_samples += 1;
-                self.stats.rtt_sum_ns += r as f64;
-                self.stats.rtt_min = Some(self.stats.rtt_min.map_or(r, |m| m.min(r)));
-                self.stats.last_rtt = Some(r);
-            }
-            self.dupacks = 0;
             let was_in_recovery = self.in_recovery;
-            let ends_recovery =
-                self.in_recovery && (self.snd_una > self.recover || !self.cc.newreno_recovery());
-            let rate = match &mut self.rate {
-                Some(r) => Some(r.on_ack(now, self.snd_una, self.snd_nxt - self.snd_una, self.stats.rtt_min)),
-                None => None,
-            };
-            let timestamps = plain_rtt.map(|_| AckTimestamps {
-                sent: a.echo_tx_time,
-                rcv_arrival: a.rcv_arrival,
-                rcv_leave: a.rcv_leave,
-                acked: now,
-            });
-            let ev = AckEvent {
-                now,
-                rtt: plain_rtt,
-                acked,
-                inflight_at_send: a.echo_inflight,
-                inflight: self.inflight(),
-                in_recovery: was_in_recovery,
-                snd_una: self.snd_una,
-                timestamps,
-                base_rtt: None,
-                rate,
-            };
-            self.cc.on_ack(&ev);
+            let ends_recovery = self.in_recovery && (a.ack > self.recover || self.mode == Mode::Reno);
+            let partial = was_in_recovery && !ends_recovery;
+            let acked = self.new_ack(now, a, plain_rtt, was_in_recovery, !partial);
             if ends_recovery {
                 self.in_recovery = false;
                 self.inflation = 0.0;
+                self.deflation = 0.0;
+                self.firstpartial = false;
                 self.cc.on_recovery_exit(now, self.inflight());
-            } else if was_in_recovery {
-                // Partial ACK (RFC 6582 §3.2 step 5): retransmit the next hole, deflate by what was acked,
-                // add back one packet, and restart the timer.
-                self.inflation = (self.inflation - acked as f64).max(0.0) + 1.0;
+            } else if partial {
+                // Partial ACK (tcp-newreno.cc partialnewack, RFC 6582 §3.2 step 5): deflate by what was
+                // acked and add back one packet, retransmit the next hole.
+                let d = acked as f64;
+                if self.inflation > d {
+                    self.inflation -= d - 1.0;
+                } else {
+                    let cwnd = self.cc.window() - self.deflation;
+                    self.deflation += (d - self.inflation).min((cwnd - 1.0).max(0.0));
+                    self.inflation = 1.0;
+                }
                 self.transmit(now, self.snd_una, true);
-                self.rto_deadline = Some(now + self.rto.rto());
+            } else {
+                self.firstpartial = false;
             }
             if self.done() {
-                self.rto_deadline = None;
-                if self.stats.completed_at.is_none() {
-                    self.stats.completed_at = Some(now);
-                    self.finish_accounting(now);
-                }
+                self.complete(now);
                 return;
             }
-            self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+            // newtimer(): restart while data is outstanding; with newreno_timer = "first_partial" a partial
+            // ACK restarts it only if it is the first of this recovery (tcp-newreno.cc:93).
+            if !partial || !self.first_partial_only || !self.firstpartial {
+                self.rto_deadline =
+                    if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+            }
+            if partial {
+                self.firstpartial = true;
+            }
             if !self.in_recovery && self.convergence.watching() {
                 let rtt = self.rto.srtt().unwrap_or(0);
                 self.convergence.on_ack(now, self.cc.window(), rtt);
@@ -369,13 +529,89 @@ impl Sender {
             self.cc.on_dupack(now);
             if self.in_recovery {
                 self.inflation += 1.0;
-            } else if self.dupacks == self.dupack_threshold
-                && self.recover_guard.is_none_or(|g| self.snd_una > g)
-            {
+            } else if self.dupacks == self.dupack_threshold && self.fast_retransmit_allowed() {
                 self.enter_recovery(now);
+            } else if self.dupacks < self.dupack_threshold && self.limited_transmit {
+                self.send_one(now);
             }
         }
         self.try_send(now);
+    }
+
+    /// The bookkeeping of a new cumulative ACK shared by every mode: the sent-time queues, the RTT
+    /// statistics, the timer sample, the algorithm's `on_ack`. `timer_sample` is false for partial ACKs,
+    /// which ns-2 does not time (partialnewack, tcp/tcp-newreno.cc:61). Returns the packets acked.
+    #[inline(always)]
+    fn new_ack(
+        &mut self,
+        now: Time,
+        a: &AckInput,
+        plain_rtt: Option<Time>,
+        was_in_recovery: bool,
+        timer_sample: bool,
+    ) -> u64 {
+        self.account_cwnd(now);
+        let acked = a.ack - self.snd_una;
+        self.first_sent.drain(..(acked as usize).min(self.first_sent.len()));
+        shrink_when_mostly_empty(&mut self.first_sent);
+        if let Some(sk) = &mut self.sk {
+            sk.last_tx.drain(..(acked as usize).min(sk.last_tx.len()));
+        }
+        self.snd_una = a.ack;
+        // Inter-ACK delay of new ACKs (P003's IPD; duplicates are ignored).
+        if let Some(last) = self.last_new_ack {
+            let ipd = now - last;
+            self.stats.ipd_jitter = self.stats.ipd.map(|prev| ipd.abs_diff(prev));
+            self.stats.ipd = Some(ipd);
+        }
+        self.last_new_ack = Some(now);
+        if self.snd_nxt < self.snd_una {
+            self.snd_nxt = self.snd_una;
+        }
+        if timer_sample {
+            self.rto.on_new_ack(a.ack, now, plain_rtt);
+        } else {
+            self.rto.on_partial_ack(a.ack, plain_rtt);
+        }
+        if let Some(r) = plain_rtt {
+            self.stats.rtt_samples += 1;
+            self.stats.rtt_sum_ns += r as f64;
+            self.stats.rtt_min = Some(self.stats.rtt_min.map_or(r, |m| m.min(r)));
+            self.stats.last_rtt = Some(r);
+        }
+        self.dupacks = 0;
+        let rate = match &mut self.rate {
+            Some(r) => Some(r.on_ack(now, self.snd_una, self.snd_nxt - self.snd_una, self.stats.rtt_min)),
+            None => None,
+        };
+        let timestamps = plain_rtt.map(|_| AckTimestamps {
+            sent: a.echo_tx_time,
+            rcv_arrival: a.rcv_arrival,
+            rcv_leave: a.rcv_leave,
+            acked: now,
+        });
+        let ev = AckEvent {
+            now,
+            rtt: plain_rtt,
+            acked,
+            inflight_at_send: a.echo_inflight,
+            inflight: self.inflight(),
+            in_recovery: was_in_recovery,
+            snd_una: self.snd_una,
+            timestamps,
+            base_rtt: None,
+            rate,
+        };
+        self.cc.on_ack(&ev);
+        acked
+    }
+
+    fn complete(&mut self, now: Time) {
+        self.rto_deadline = None;
+        if self.stats.completed_at.is_none() {
+            self.stats.completed_at = Some(now);
+            self.finish_accounting(now);
+        }
     }
 
     fn enter_recovery(&mut self, now: Time) {
@@ -385,10 +621,203 @@ impl Sender {
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
         self.in_recovery = true;
+        self.firstpartial = false;
         self.recover = self.max_sent - 1;
+        if self.guard == RecoverGuard::Ns2 {
+            self.set_guard();
+        }
+        // ns-2 dupwnd_ = numdupacks_ (tcp-newreno.cc:174); reset_rtx_timer(1, 0) stops RTT timing.
         self.inflation = self.dupack_threshold as f64;
+        self.deflation = 0.0;
+        self.rto.stop_timing();
         self.transmit(now, self.snd_una, true);
         self.rto_deadline = Some(now + self.rto.rto());
+    }
+
+    /// An ACK of a flow in Sack1 or FAST mode (tcp/tcp-sack1.cc:93 recv, tcp/tcp-fast.cc:411 recv).
+    fn on_ack_sack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+        let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
+        let sk = self.sk.as_mut().expect("sack state");
+        if !self.in_recovery {
+            if a.ack > self.snd_una {
+                self.firstpartial = false;
+                sk.after_timeout = false;
+                sk.sb.clear();
+                self.new_ack(now, a, plain_rtt, false, true);
+                if self.done() {
+                    return self.complete(now);
+                }
+                self.rto_deadline =
+                    if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+                if self.convergence.watching() {
+                    let rtt = self.rto.srtt().unwrap_or(0);
+                    self.convergence.on_ack(now, self.cc.window(), rtt);
+                }
+                self.try_send(now);
+            } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
+                self.cc.on_dupack(now);
+                if let Some(r) = &mut self.rate {
+                    r.on_dupack(now, self.max_sent - self.snd_una);
+                }
+                if sk.after_timeout {
+                    return;
+                }
+                sk.sb.update(self.snd_una, sack);
+                // A duplicate ACK counts only if its SACK blocks tell something new.
+                if sk.sb.changed() {
+                    self.dupacks += 1;
+                    if self.dupacks == self.dupack_threshold {
+                        if self.fast_retransmit_allowed() {
+                            self.enter_recovery_sack(now);
+                        }
+                    } else if self.dupacks < self.dupack_threshold && self.limited_transmit {
+                        self.send_one(now);
+                    }
+                }
+            }
+            return;
+        }
+        // Fast recovery.
+        sk.pipe -= 1;
+        if a.ack > self.recover {
+            self.in_recovery = false;
+            sk.after_timeout = false;
+            sk.sb.clear();
+            self.new_ack(now, a, plain_rtt, true, true);
+            self.cc.on_recovery_exit(now, self.inflight());
+            if self.done() {
+                return self.complete(now);
+            }
+            self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+        } else if a.ack > self.snd_una {
+            self.new_ack(now, a, plain_rtt, true, false);
+            let sk = self.sk.as_mut().expect("sack state");
+            sk.sb.update(self.snd_una, sack);
+            if self.partial_ack {
+                // partial_ack_action(): two packets, the next unSACKed ones from next_pkt_.
+                self.partial_ack_action(now);
+                self.sk.as_mut().expect("sack state").pipe += 1;
+                if !self.firstpartial {
+                    self.rto_deadline = Some(now + self.rto.rto());
+                    self.rto.reset_backoff();
+                    self.firstpartial = true;
+                }
+            } else {
+                self.sk.as_mut().expect("sack state").pipe -= 1;
+                self.rto_deadline = Some(now + self.rto.rto());
+                self.rto.reset_backoff();
+            }
+        } else if a.ack == self.snd_una {
+            self.cc.on_dupack(now);
+            if !sk.after_timeout {
+                sk.sb.update(self.snd_una, sack);
+                if sk.sb.changed() && self.dupacks > 0 {
+                    self.dupacks += 1;
+                }
+            }
+        }
+        self.try_send(now);
+    }
+
+    /// `dupack_action()`'s sack_action (tcp/tcp-sack1.cc:330, tcp/tcp-fast.cc:640).
+    fn enter_recovery_sack(&mut self, now: Time) {
+        self.account_cwnd(now);
+        self.stats.fast_retransmits += 1;
+        self.convergence.on_loss(now, self.cc.window());
+        let inflight = self.max_sent - self.snd_una;
+        self.recover = self.max_sent - 1;
+        self.set_guard();
+        let sk = self.sk.as_mut().expect("sack state");
+        // pipe_ = maxseq_ - highest_ack_ - numdupacks_ (LimTransmitFix_ false).
+        sk.pipe = inflight as i64 - self.dupack_threshold as i64;
+        sk.sb.mark_retran(self.snd_una);
+        self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
+        self.in_recovery = true;
+        self.firstpartial = false;
+        self.rto.stop_timing();
+        self.rto_deadline = Some(now + self.rto.rto());
+        self.transmit(now, self.snd_una, true);
+    }
+
+    fn partial_ack_action(&mut self, now: Time) {
+        let sk = self.sk.as_mut().expect("sack state");
+        if sk.next_pkt < self.snd_una {
+            sk.next_pkt = self.snd_una;
+        }
+        for _ in 0..2 {
+            let sk = self.sk.as_mut().expect("sack state");
+            if let Some(n) = sk.sb.next_unacked(sk.next_pkt) {
+                if n > sk.next_pkt {
+                    sk.next_pkt = n;
+                }
+            }
+            let seq = sk.next_pkt;
+            sk.sb.mark_retran(seq);
+            sk.next_pkt += 1;
+            if seq >= self.max_sent && !self.has_new_data() {
+                break;
+            }
+            if self.snd_nxt <= seq {
+                self.snd_nxt = seq + 1;
+            }
+            self.transmit(now, seq, seq < self.max_sent);
+            self.max_sent = self.max_sent.max(seq + 1);
+        }
+    }
+
+    /// `send_much()` of Sack1 and FAST (tcp/tcp-sack1.cc:410, tcp/tcp-fast.cc:745): outside recovery
+    /// the window limits; in recovery pipe_ < cwnd_, holes first (and for FAST, first of all a packet
+    /// unacknowledged for `stale_after()`), then new data within the receiver's window.
+    #[inline(never)]
+    fn send_much_sack(&mut self, now: Time) {
+        let stale_after =
+            if self.mode == Mode::Fast && self.in_recovery { self.cc.stale_after() } else { None };
+        loop {
+            let cwnd = self.effective_window_no_rwnd();
+            let sk = self.sk.as_mut().expect("sack state");
+            let open = if self.in_recovery {
+                sk.pipe < cwnd as i64
+            } else {
+                self.snd_nxt < self.snd_una + cwnd.min(self.rwnd)
+            };
+            if !open {
+                break;
+            }
+            let mut xmit = None;
+            if let Some(stale) = stale_after {
+                // The evident intent of tcp-fast.cc:768 (GetNextUnacked(last_ack_) as written returns
+                // the last *acknowledged* packet): resend the oldest unacknowledged packet if it has
+                // been out for longer than `stale_after`.
+                if let Some(u) = sk.sb.next_unacked(self.snd_una) {
+                    let idx = (u - self.snd_una) as usize;
+                    if u < self.max_sent
+                        && sk.last_tx.get(idx).is_some_and(|&t| now.saturating_sub(t) > stale)
+                    {
+                        xmit = Some(u);
+                    }
+                }
+            }
+            let xmit = xmit.or_else(|| if self.in_recovery { sk.sb.next_retran() } else { None });
+            match xmit {
+                Some(seq) if seq < self.snd_una + self.rwnd => {
+                    sk.sb.mark_retran(seq);
+                    if self.in_recovery {
+                        sk.pipe += 1;
+                    }
+                    self.transmit(now, seq, true);
+                }
+                Some(_) => break,
+                None => {
+                    let limit = if self.in_recovery { self.rwnd } else { cwnd.min(self.rwnd) };
+                    if self.snd_nxt >= self.snd_una + limit || !self.send_next(now) {
+                        break;
+                    }
+                    if self.in_recovery {
+                        self.sk.as_mut().expect("sack state").pipe += 1;
+                    }
+                }
+            }
+        }
     }
 
     /// The RTO event fired. Returns true if it was a real timeout (not a stale or rescheduled timer).
@@ -396,6 +825,18 @@ impl Sender {
         match self.rto_deadline {
             Some(d) if d <= now => {}
             _ => return false,
+        }
+        if let Some(h) = self.handshake {
+            // The SYN was lost: back off and send it again. ns-2 also halves ssthresh, restarts cwnd at
+            // one and drops windowInit_ to 1 (tcp/tcp.cc:1899-1907, bugfix_ss_): `on_timeout` with one
+            // packet in flight does the same to the algorithm's window.
+            let _ = h;
+            self.account_cwnd(now);
+            self.stats.timeouts += 1;
+            self.cc.on_timeout(now, 1);
+            self.rto.on_timeout(true);
+            self.send_syn(now, true);
+            return true;
         }
         if self.snd_una >= self.max_sent {
             self.rto_deadline = None;
@@ -409,11 +850,17 @@ impl Sender {
         if let Some(r) = &mut self.rate {
             r.on_timeout();
         }
-        self.rto.on_timeout();
+        // The FAST module's timeout does not back the timer off (reset_rtx_timer(0, 0), tcp-fast.cc:726).
+        self.rto.on_timeout(self.mode != Mode::Fast);
+        if let Some(sk) = &mut self.sk {
+            sk.after_timeout = true;
+            sk.sb.clear();
+        }
         self.in_recovery = false;
         self.inflation = 0.0;
+        self.deflation = 0.0;
         self.dupacks = 0;
-        self.recover_guard = Some(self.max_sent - 1);
+        self.set_guard();
         self.snd_nxt = self.snd_una;
         self.rto_deadline = None;
         self.try_send(now);
@@ -429,10 +876,15 @@ mod tests {
     use super::*;
     use crate::cc::{algorithm, FlowContext};
 
+    /// The transport before profiles: no SYN, RFC 6298 timer, no limited transmit.
+    fn legacy() -> TransportConfig {
+        TransportConfig { limited_transmit: false, rtt_tick: 1, ..TransportConfig::linux() }
+    }
+
     fn newreno(iw: f64) -> Sender {
         let a = algorithm("newreno").unwrap();
         let cc = (a.build)(&a.defaults(), &FlowContext::new(iw));
-        let mut s = Sender::new(cc, &TransportConfig::default(), None);
+        let mut s = Sender::new(cc, &legacy(), None);
         s.start(0);
         s
     }
@@ -453,11 +905,11 @@ mod tests {
         let mut s = newreno(1.0);
         assert_eq!(s.txq.len(), 1);
         s.txq.clear();
-        s.on_ack(100, &ack(1, 0));
+        s.on_ack(100, &ack(1, 0), &[]);
         assert_eq!(s.txq.len(), 2);
         s.txq.clear();
-        s.on_ack(200, &ack(2, 100));
-        s.on_ack(200, &ack(3, 100));
+        s.on_ack(200, &ack(2, 100), &[]);
+        s.on_ack(200, &ack(3, 100), &[]);
         assert_eq!(s.txq.len(), 4);
         assert_eq!(s.cc.window(), 4.0);
     }
@@ -469,7 +921,7 @@ mod tests {
         s.txq.clear();
         // Packets 0 and 5 lost: ACKs for 1..4 are dupacks of 0.
         for _ in 0..3 {
-            s.on_ack(100, &ack(0, 0));
+            s.on_ack(100, &ack(0, 0), &[]);
         }
         assert!(s.in_recovery);
         // 10 outstanding, 3 of them reported delivered by the duplicate ACKs: 7 in the network.
@@ -477,11 +929,11 @@ mod tests {
         assert_eq!(s.cc.window(), 5.0);
         s.txq.clear();
         // Partial ACK up to 5: retransmit 5 and stay in recovery.
-        s.on_ack(200, &AckInput { echo_retransmit: true, ..ack(5, 100) });
+        s.on_ack(200, &AckInput { echo_retransmit: true, ..ack(5, 100) }, &[]);
         assert!(s.in_recovery);
         assert!(s.txq.iter().any(|t| t.seq == 5 && t.retransmit));
         // Full ACK: leave recovery with cwnd = ssthresh.
-        s.on_ack(300, &AckInput { echo_retransmit: true, ..ack(s.max_sent, 200) });
+        s.on_ack(300, &AckInput { echo_retransmit: true, ..ack(s.max_sent, 200) }, &[]);
         assert!(!s.in_recovery);
         assert_eq!(s.cc.window(), 5.0);
         assert_eq!(s.stats.fast_retransmits, 1);
@@ -504,9 +956,9 @@ mod tests {
     #[test]
     fn karn_rule_skips_retransmitted_samples() {
         let mut s = newreno(2.0);
-        s.on_ack(100, &AckInput { echo_retransmit: true, ..ack(1, 0) });
+        s.on_ack(100, &AckInput { echo_retransmit: true, ..ack(1, 0) }, &[]);
         assert_eq!(s.stats.rtt_samples, 0);
-        s.on_ack(150, &ack(2, 50));
+        s.on_ack(150, &ack(2, 50), &[]);
         assert_eq!(s.stats.last_rtt, Some(100));
     }
 
@@ -514,10 +966,10 @@ mod tests {
     fn finite_transfer_stops_at_its_limit() {
         let a = algorithm("newreno").unwrap();
         let cc = (a.build)(&a.defaults(), &FlowContext::new(10.0));
-        let mut s = Sender::new(cc, &TransportConfig::default(), Some(3));
+        let mut s = Sender::new(cc, &legacy(), Some(3));
         s.start(0);
         assert_eq!(s.txq.len(), 3);
-        s.on_ack(10, &ack(3, 0));
+        s.on_ack(10, &ack(3, 0), &[]);
         assert!(s.done());
         assert_eq!(s.stats.completed_at, Some(10));
         assert_eq!(s.rto_deadline, None);
