@@ -974,4 +974,299 @@ mod tests {
         assert_eq!(s.stats.completed_at, Some(10));
         assert_eq!(s.rto_deadline, None);
     }
+
+    // ---- ns-2 profile, SACK and FAST-module recovery ----
+
+    use crate::cc::Recovery;
+    use crate::transport::receiver::{Echo, Receiver};
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    const MS: Time = 1_000_000;
+
+    /// A window that grows by one per ACK up to its initial size, halves on loss and drops to one on
+    /// timeout; records the handshake.
+    struct TestCc {
+        w: f64,
+        cap: f64,
+        recovery: Recovery,
+        handshake: Seen,
+    }
+
+    impl CongestionControl for TestCc {
+        fn window(&self) -> f64 {
+            self.w
+        }
+        fn on_ack(&mut self, a: &AckEvent) {
+            if !a.in_recovery {
+                self.w = (self.w + a.acked as f64).min(self.cap);
+            }
+        }
+        fn on_loss(&mut self, _: &LossEvent) {
+            self.w = (self.w / 2.0).max(2.0);
+        }
+        fn on_recovery_exit(&mut self, _: Time, _: u64) {}
+        fn on_timeout(&mut self, _: Time, _: u64) {
+            self.w = 1.0;
+        }
+        fn recovery(&self) -> Recovery {
+            self.recovery
+        }
+        fn on_handshake(&mut self, now: Time, rtt: Time) {
+            self.handshake.set(Some((now, rtt)));
+        }
+    }
+
+    /// What `on_handshake` was called with: (now, rtt).
+    type Seen = Rc<Cell<Option<(Time, Time)>>>;
+
+    fn test_cc(w: f64, recovery: Recovery) -> (Box<TestCc>, Seen) {
+        let h = Rc::new(Cell::new(None));
+        (Box::new(TestCc { w, cap: w, recovery, handshake: h.clone() }), h)
+    }
+
+    fn ns2_nosyn() -> TransportConfig {
+        TransportConfig { syn: false, ..TransportConfig::ns2() }
+    }
+
+    #[test]
+    fn syn_handshake_opens_with_the_initial_window_and_reports_its_rtt() {
+        let (cc, hs) = test_cc(2.0, Recovery::NewReno);
+        let mut s = Sender::new(cc, &TransportConfig::ns2(), None);
+        s.start(0);
+        // Only the SYN leaves; the first timer is rtxcur_init_ = 3 s.
+        assert_eq!(s.txq.len(), 1);
+        assert_eq!(s.txq[0].seq, SYN_SEQ);
+        assert_eq!(s.rto_deadline, Some(3000 * MS));
+        assert_eq!(s.stats.pkts_sent, 0, "the SYN is not a data packet");
+        s.txq.clear();
+        s.try_send(50 * MS);
+        assert!(s.txq.is_empty(), "no data before the SYN is acknowledged");
+        s.on_syn_ack(100 * MS, 0, false);
+        assert_eq!(hs.get(), Some((100 * MS, 100 * MS)));
+        assert_eq!(s.txq.iter().map(|t| t.seq).collect::<Vec<_>>(), vec![0, 1], "windowInit_ 2");
+        assert_eq!(s.stats.pkts_sent, 2);
+        // The SYN was timed: 10 ticks -> t_srtt 80, t_rttvar 20 -> RTO 300 ms from the data's send.
+        assert_eq!(s.rto.rto(), 300 * MS);
+        assert_eq!(s.rto_deadline, Some(400 * MS));
+    }
+
+    #[test]
+    fn a_lost_syn_is_resent_after_three_seconds_and_not_timed() {
+        let (cc, hs) = test_cc(2.0, Recovery::NewReno);
+        let mut s = Sender::new(cc, &TransportConfig::ns2(), None);
+        s.start(0);
+        s.txq.clear();
+        assert!(s.on_rto_timer(3000 * MS));
+        assert_eq!(s.txq.len(), 1);
+        assert!(s.txq[0].seq == SYN_SEQ && s.txq[0].retransmit);
+        assert_eq!(s.rto_deadline, Some(9000 * MS), "backed off to 6 s");
+        assert_eq!(s.cc.window(), 1.0, "ns-2 restarts from one packet (wnd_init_ = 1)");
+        s.txq.clear();
+        s.on_syn_ack(9100 * MS, 3000 * MS, true);
+        assert_eq!(hs.get(), Some((9100 * MS, 6100 * MS)));
+        assert_eq!(s.txq.len(), 1);
+        assert_eq!(s.rto.rto(), 6000 * MS, "no sample from a resent SYN: still backed off");
+        assert_eq!(s.stats.timeouts, 1);
+        assert_eq!(s.stats.pkts_sent, 1);
+    }
+
+    #[test]
+    fn limited_transmit_sends_one_new_packet_per_early_duplicate() {
+        let (cc, _) = test_cc(4.0, Recovery::NewReno);
+        let mut s = Sender::new(cc, &ns2_nosyn(), None);
+        s.start(0);
+        assert_eq!(s.snd_nxt, 4);
+        s.txq.clear();
+        s.on_ack(100, &ack(0, 0), &[]);
+        assert_eq!(s.txq.iter().map(|t| (t.seq, t.retransmit)).collect::<Vec<_>>(), vec![(4, false)]);
+        s.on_ack(110, &ack(0, 0), &[]);
+        assert_eq!(s.txq.iter().map(|t| t.seq).collect::<Vec<_>>(), vec![4, 5]);
+        s.txq.clear();
+        s.on_ack(120, &ack(0, 0), &[]);
+        assert_eq!(s.txq[0], TxRequest { seq: 0, retransmit: true, inflight_at_send: 3, first_sent: 0 });
+        assert!(s.in_recovery);
+        // Off: nothing new on the first two duplicates.
+        let (cc, _) = test_cc(4.0, Recovery::NewReno);
+        let mut s = Sender::new(cc, &TransportConfig { limited_transmit: false, ..ns2_nosyn() }, None);
+        s.start(0);
+        s.txq.clear();
+        s.on_ack(100, &ack(0, 0), &[]);
+        s.on_ack(110, &ack(0, 0), &[]);
+        assert!(s.txq.is_empty());
+    }
+
+    /// Losses at 0, 3 and 6 of a 10-packet window: recovery at t = 100 ms, partial ACKs at 200 and 300.
+    fn partial_ack_deadlines(timer: PartialTimer) -> (Option<Time>, Option<Time>) {
+        let (cc, _) = test_cc(10.0, Recovery::NewReno);
+        let cfg = TransportConfig { newreno_timer: timer, limited_transmit: false, ..ns2_nosyn() };
+        let mut s = Sender::new(cc, &cfg, None);
+        s.start(0);
+        for _ in 0..3 {
+            s.on_ack(100 * MS, &ack(0, 0), &[]);
+        }
+        assert!(s.in_recovery);
+        let rto = s.rto.rto();
+        s.on_ack(200 * MS, &AckInput { echo_retransmit: true, ..ack(3, 100 * MS) }, &[]);
+        assert!(s.in_recovery);
+        let first = s.rto_deadline;
+        assert_eq!(first, Some(200 * MS + rto), "the first partial ACK restarts the timer");
+        s.on_ack(300 * MS, &AckInput { echo_retransmit: true, ..ack(6, 200 * MS) }, &[]);
+        assert!(s.in_recovery);
+        (first, s.rto_deadline)
+    }
+
+    #[test]
+    fn impatient_timer_restarts_only_on_the_first_partial_ack() {
+        let (first, second) = partial_ack_deadlines(PartialTimer::FirstPartial);
+        assert_eq!(second, first, "newreno_changes1_: later partial ACKs leave the timer running");
+        let (first, second) = partial_ack_deadlines(PartialTimer::EveryPartial);
+        assert_eq!(second, first.map(|d| d + 100 * MS));
+    }
+
+    #[test]
+    fn partial_window_deflation_as_ns2() {
+        let (cc, _) = test_cc(10.0, Recovery::NewReno);
+        let cfg = TransportConfig { limited_transmit: false, ..ns2_nosyn() };
+        let mut s = Sender::new(cc, &cfg, None);
+        s.start(0);
+        for _ in 0..4 {
+            s.on_ack(100 * MS, &ack(0, 0), &[]);
+        }
+        // cwnd 5, dupwnd_ 3 + 1.
+        assert_eq!(s.effective_window(), 9);
+        // Partial ACK of 2 packets: dupwnd_ 4 > 2 -> dupwnd_ -= 1.
+        s.on_ack(200 * MS, &AckInput { echo_retransmit: true, ..ack(2, 0) }, &[]);
+        assert_eq!(s.effective_window(), 8);
+        // Partial ACK of 6 packets: dupwnd_ 3 <= 6 -> cwnd_ -= 3, dupwnd_ = 1: window 2 + 1.
+        s.on_ack(300 * MS, &AckInput { echo_retransmit: true, ..ack(8, 0) }, &[]);
+        assert_eq!(s.effective_window(), 3);
+    }
+
+    /// A path for whole-recovery tests: data takes `serial` per packet at the bottleneck plus `owd`, ACKs
+    /// `owd` back; first transmissions of `drops` are lost. Returns the sender at `until` and the time
+    /// the last loss was repaired (snd_una passed the highest dropped packet).
+    fn run_path(mut s: Sender, drops: &[u64], until: Time) -> (Sender, Option<Time>) {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        const OWD: Time = 50 * MS;
+        const SERIAL: Time = MS;
+        #[derive(PartialEq, Eq, PartialOrd, Ord)]
+        enum Ev {
+            Data(u64, Time, bool),
+            Ack(u64, Time, bool, Vec<(u64, u64)>),
+        }
+        let sack = s.sack();
+        let mut rx = Receiver::new(false, 0);
+        if sack {
+            rx.enable_sack();
+        }
+        let mut q: BinaryHeap<Reverse<(Time, u64, Ev)>> = BinaryHeap::new();
+        let mut n = 0u64;
+        let mut last_dep = 0;
+        let mut repaired = None;
+        let last_drop = drops.iter().max().copied().unwrap_or(0);
+        s.start(0);
+        let mut now = 0;
+        loop {
+            for tx in s.txq.drain(..) {
+                last_dep = last_dep.max(now) + SERIAL;
+                if tx.retransmit || !drops.contains(&tx.seq) {
+                    n += 1;
+                    q.push(Reverse((last_dep + OWD, n, Ev::Data(tx.seq, now, tx.retransmit))));
+                }
+            }
+            let next = q.peek().map(|Reverse((t, _, _))| *t);
+            match (s.rto_deadline, next) {
+                (Some(d), n) if n.is_none_or(|n| d < n) => {
+                    now = d;
+                    if now > until {
+                        break;
+                    }
+                    s.on_rto_timer(now);
+                    continue;
+                }
+                (_, None) => break,
+                _ => {}
+            }
+            let Reverse((t, _, ev)) = q.pop().unwrap();
+            now = t;
+            if now > until {
+                break;
+            }
+            match ev {
+                Ev::Data(seq, sent, retx) => {
+                    let echo = Echo { tx_time: sent, inflight_at_send: 1, retransmit: retx, arrival: now };
+                    rx.on_data(now, seq, 1000, echo);
+                    let blocks = rx.sack_blocks().as_slice().to_vec();
+                    n += 1;
+                    q.push(Reverse((now + OWD, n, Ev::Ack(rx.rcv_nxt, sent, retx, blocks))));
+                }
+                Ev::Ack(a, sent, retx, blocks) => {
+                    let input = AckInput { echo_retransmit: retx, ..ack(a, sent) };
+                    s.on_ack(now, &input, &blocks);
+                    if repaired.is_none() && s.snd_una > last_drop {
+                        repaired = Some(now);
+                    }
+                }
+            }
+        }
+        (s, repaired)
+    }
+
+    fn sender(recovery: Recovery, w: f64, cfg: &TransportConfig) -> Sender {
+        Sender::new(test_cc(w, recovery).0, cfg, Some(200))
+    }
+
+    #[test]
+    fn sack1_repairs_three_losses_in_one_round_where_newreno_needs_three() {
+        // A window of 20 packets, 100 ms RTT; packets 5, 8 and 11 lost. Recovery starts at 110 ms (third
+        // duplicate ACK), the window halves to 10. Without limited transmit: ns-2's pipe_ (LimTransmitFix_
+        // false) would count its two packets as in flight and hold the retransmissions back a round.
+        let drops = [5, 8, 11];
+        let base = TransportConfig { limited_transmit: false, ..ns2_nosyn() };
+        let sack = TransportConfig { sack: Some(true), ..base.clone() };
+        let (s, t_sack) = run_path(sender(Recovery::NewReno, 20.0, &sack), &drops, 2000 * MS);
+        let (n, t_newreno) = run_path(sender(Recovery::NewReno, 20.0, &base), &drops, 2000 * MS);
+        assert_eq!((s.stats.timeouts, s.stats.fast_retransmits), (0, 1));
+        assert_eq!((n.stats.timeouts, n.stats.fast_retransmits), (0, 1));
+        let (t_sack, t_newreno) = (t_sack.unwrap(), t_newreno.unwrap());
+        // Sack1 resends all three holes at once: repaired one RTT after the fast retransmit.
+        assert!(t_sack < 240 * MS, "Sack1 repaired at {} ms", t_sack / MS);
+        // NewReno learns of one hole per partial ACK: three round trips.
+        assert!(t_newreno > 400 * MS, "NewReno repaired at {} ms", t_newreno / MS);
+        assert_eq!(s.stats.retransmits, 3);
+        assert_eq!(s.snd_una, 200);
+        assert_eq!(n.snd_una, 200);
+    }
+
+    #[test]
+    fn fast_module_without_sack_only_times_out_and_with_sack_retransmits_fast() {
+        let (cc, _) = test_cc(20.0, Recovery::FastModule);
+        let (s, _) = run_path(Sender::new(cc, &ns2_nosyn_sack(false), Some(100)), &[5], 5000 * MS);
+        assert!(!s.sack());
+        assert_eq!(s.stats.fast_retransmits, 0, "no SACK scoreboard changes, no duplicate ACKs");
+        assert!(s.stats.timeouts >= 1);
+        assert_eq!(s.snd_una, 100);
+        let (cc, _) = test_cc(20.0, Recovery::FastModule);
+        let cfg = TransportConfig { sack: None, ..ns2_nosyn() };
+        let (s, _) = run_path(Sender::new(cc, &cfg, Some(100)), &[5], 5000 * MS);
+        assert!(s.sack(), "sack defaults to on for the FAST module");
+        assert_eq!((s.stats.fast_retransmits, s.stats.timeouts), (1, 0));
+        assert_eq!(s.snd_una, 100);
+    }
+
+    fn ns2_nosyn_sack(sack: bool) -> TransportConfig {
+        TransportConfig { sack: Some(sack), ..ns2_nosyn() }
+    }
+
+    #[test]
+    fn fast_module_timeout_does_not_back_off() {
+        let (cc, _) = test_cc(4.0, Recovery::FastModule);
+        let mut s = Sender::new(cc, &ns2_nosyn(), None);
+        s.start(0);
+        let d = s.rto_deadline.unwrap();
+        assert!(s.on_rto_timer(d));
+        assert_eq!(s.rto_deadline, Some(2 * d), "same RTO again (reset_rtx_timer(0, 0))");
+    }
 }
