@@ -399,7 +399,7 @@ impl Simulation {
         while let Some(&tx) = self.flows[f as usize].sender.txq.get(i) {
             i += 1;
             let fl = &self.flows[f as usize];
-            // The SYN: header only (ns-2 tcpip_base_hdr_size_, tcp/tcp.cc:708), the ACK size.
+            // The SYN: header only (ns-2 tcpip_base_hdr_size_, tcp/tcp.cc:716), the ACK size.
             let (kind, size, seq) = if tx.seq == SYN_SEQ {
                 (PacketKind::Syn, fl.ack_size, 0)
             } else {

@@ -85,7 +85,7 @@ pub struct Ns2Rto {
     t_backoff: u64,
     min_rto: Time,
     max_rto: Time,
-    /// One timed packet per RTT (rtt_active_, rtt_seq_, rtt_ts_; tcp/tcp.cc output() :806-814).
+    /// One timed packet per RTT (rtt_active_, rtt_seq_, rtt_ts_; tcp/tcp.cc output() :788-797).
     pub rtt_active: bool,
     rtt_seq: u64,
     rtt_ts: Time,

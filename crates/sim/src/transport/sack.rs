@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 /// ns-2 `maxSackBlocks_ 3` (tcl/lib/ns-default.tcl:1075).
 pub const MAX_SACK_BLOCKS: usize = 3;
 
-/// Bytes each block adds to an ACK (`ch->size() += sack_index * 8`, tcp/tcp-sink.cc:717).
+/// Bytes each block adds to an ACK (`ch->size() += sack_index * 8`, tcp/tcp-sink.cc:755).
 pub const SACK_BLOCK_BYTES: u32 = 8;
 
 /// Up to three SACK blocks, most recent first.

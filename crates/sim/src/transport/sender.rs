@@ -255,7 +255,7 @@ impl Sender {
         self.try_send(now);
     }
 
-    /// Sends the SYN (ns-2 output() of seqno 0 with syn_: header only, tcp/tcp.cc:704-712). It is not
+    /// Sends the SYN (ns-2 output() of seqno 0 with syn_: header only, tcp/tcp.cc:710-716). It is not
     /// data: it counts in no packet statistics.
     fn send_syn(&mut self, now: Time, retransmitted: bool) {
         self.handshake = Some(Handshake { sent_at: now, retransmitted });
@@ -270,7 +270,7 @@ impl Sender {
 
     /// The SYN's ACK arrived; `echo_tx_time` is the acknowledged SYN's send time. Data may flow from now
     /// on with the algorithm's initial window (ns-2 sets cwnd_ = initial_window() on the ACK of seqno 0
-    /// when delay_growth_, tcp/tcp.cc:1822).
+    /// when delay_growth_, tcp/tcp.cc:1829).
     pub fn on_syn_ack(&mut self, now: Time, echo_tx_time: Time, echo_retransmit: bool) {
         let Some(h) = self.handshake else { return };
         self.handshake = None;
@@ -634,7 +634,7 @@ impl Sender {
         self.rto_deadline = Some(now + self.rto.rto());
     }
 
-    /// An ACK of a flow in Sack1 or FAST mode (tcp/tcp-sack1.cc:93 recv, tcp/tcp-fast.cc:411 recv).
+    /// An ACK of a flow in Sack1 or FAST mode (tcp/tcp-sack1.cc:95 recv, tcp/tcp-fast.cc:411 recv).
     fn on_ack_sack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         let sk = self.sk.as_mut().expect("sack state");
@@ -719,7 +719,7 @@ impl Sender {
         self.try_send(now);
     }
 
-    /// `dupack_action()`'s sack_action (tcp/tcp-sack1.cc:330, tcp/tcp-fast.cc:640).
+    /// `dupack_action()`'s sack_action (tcp/tcp-sack1.cc:327, tcp/tcp-fast.cc:639).
     fn enter_recovery_sack(&mut self, now: Time) {
         self.account_cwnd(now);
         self.stats.fast_retransmits += 1;
@@ -765,7 +765,7 @@ impl Sender {
         }
     }
 
-    /// `send_much()` of Sack1 and FAST (tcp/tcp-sack1.cc:410, tcp/tcp-fast.cc:745): outside recovery
+    /// `send_much()` of Sack1 and FAST (tcp/tcp-sack1.cc:422, tcp/tcp-fast.cc:745): outside recovery
     /// the window limits; in recovery pipe_ < cwnd_, holes first (and for FAST, first of all a packet
     /// unacknowledged for `stale_after()`), then new data within the receiver's window.
     #[inline(never)]
@@ -828,7 +828,7 @@ impl Sender {
         }
         if let Some(h) = self.handshake {
             // The SYN was lost: back off and send it again. ns-2 also halves ssthresh, restarts cwnd at
-            // one and drops windowInit_ to 1 (tcp/tcp.cc:1899-1907, bugfix_ss_): `on_timeout` with one
+            // one and drops windowInit_ to 1 (tcp/tcp.cc:1899-1912, bugfix_ss_): `on_timeout` with one
             // packet in flight does the same to the algorithm's window.
             let _ = h;
             self.account_cwnd(now);
@@ -850,7 +850,7 @@ impl Sender {
         if let Some(r) = &mut self.rate {
             r.on_timeout();
         }
-        // The FAST module's timeout does not back the timer off (reset_rtx_timer(0, 0), tcp-fast.cc:726).
+        // The FAST module's timeout does not back the timer off (reset_rtx_timer(0, 0), tcp-fast.cc:732).
         self.rto.on_timeout(self.mode != Mode::Fast);
         if let Some(sk) = &mut self.sk {
             sk.after_timeout = true;
