@@ -21,7 +21,6 @@ use crate::scenario::{EventKind, NodeId, Scenario};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
 use crate::transport::sack::SACK_BLOCK_BYTES;
-use crate::transport::sender::SYN_SEQ;
 use crate::transport::{AckDecision, AckInput, Sender};
 
 /// Packet accounting over the whole network, for the conservation invariant.
@@ -50,6 +49,26 @@ pub struct Simulation {
     next_sample: u64,
     /// The run's budgets (`budget.rs`).
     pub guard: Guard,
+}
+
+/// The SACK blocks of the ACK a flow's receiver sends now: recorded in the flow's log; returns the serial
+/// the ACK carries and the bytes the blocks add to it.
+#[cold]
+#[inline(never)]
+fn record_sack(fl: &mut Flow) -> (u64, u32) {
+    let b = fl.receiver.sack_blocks();
+    match &mut fl.sack_log {
+        Some(log) => (log.record(b), b.n as u32 * SACK_BLOCK_BYTES),
+        None => (0, 0),
+    }
+}
+
+/// An ACK of a flow with SACK: its blocks come from the flow's log.
+#[cold]
+#[inline(never)]
+fn on_sack_ack(fl: &mut Flow, now: Time, input: &AckInput, serial: u64) {
+    let b = fl.sack_log.as_mut().map(|log| log.take(serial)).unwrap_or_default();
+    fl.sender.on_ack(now, input, b.as_slice());
 }
 
 /// Link-direction index of link `l`, direction `d` (0 = a->b).
@@ -202,6 +221,10 @@ impl Simulation {
                 let now = self.now;
                 let fl = &mut self.flows[f as usize];
                 fl.sender.start(now);
+                if let Some(retransmit) = fl.sender.syn_tx.take() {
+                    self.send_syn(f, retransmit);
+                }
+                let fl = &mut self.flows[f as usize];
                 if let Some(iv) = fl.sender.cc.tick_interval() {
                     fl.tick_pending = true;
                     self.queue.schedule(now + iv.max(1), Event::CcTick(f));
@@ -289,6 +312,27 @@ impl Simulation {
         }
     }
 
+    /// The SYN: header only (ns-2 tcpip_base_hdr_size_, tcp/tcp.cc:716), the size of the flow's ACKs.
+    #[cold]
+    fn send_syn(&mut self, f: u32, retransmit: bool) {
+        let now = self.now;
+        let fl = &self.flows[f as usize];
+        self.send_new(Packet {
+            kind: PacketKind::Syn,
+            owner: f,
+            route: fl.fwd_route,
+            hop: 0,
+            retransmit,
+            size: fl.ack_size,
+            seq: 0,
+            tx_time: now,
+            first_sent: now,
+            inflight_at_send: 1,
+            rcv_arrival: 0,
+            rcv_leave: 0,
+        });
+    }
+
     /// The receiver answers a SYN at once (ns-2 TCPSink `SYN_immediate_ack_ true`, ns-default.tcl:1081),
     /// echoing its send time. The SYN is not data: the receiver's counters do not see it.
     #[cold]
@@ -338,17 +382,12 @@ impl Simulation {
         }
     }
 
+    #[inline(always)]
     fn send_ack(&mut self, f: u32) {
         let now = self.now;
         let fl = &mut self.flows[f as usize];
         // SACK blocks travel beside the packet: the ACK carries their serial and their size.
-        let (serial, sack_bytes) = match &mut fl.sack_log {
-            None => (0, 0),
-            Some(log) => {
-                let b = fl.receiver.sack_blocks();
-                (log.record(b), b.n as u32 * SACK_BLOCK_BYTES)
-            }
-        };
+        let (serial, sack_bytes) = if fl.sack_log.is_some() { record_sack(fl) } else { (0, 0) };
         let fl = &self.flows[f as usize];
         let echo = fl.receiver.echo;
         self.send_new(Packet {
@@ -380,12 +419,10 @@ impl Simulation {
             rcv_leave: p.rcv_leave,
         };
         let fl = &mut self.flows[p.owner as usize];
-        match &mut fl.sack_log {
-            None => fl.sender.on_ack(now, &input, &[]),
-            Some(log) => {
-                let b = log.take(p.first_sent);
-                fl.sender.on_ack(now, &input, b.as_slice());
-            }
+        if fl.sack_log.is_none() {
+            fl.sender.on_ack(now, &input, &[]);
+        } else {
+            on_sack_ack(fl, now, &input, p.first_sent);
         }
         self.after_sender(p.owner);
     }
@@ -399,20 +436,14 @@ impl Simulation {
         while let Some(&tx) = self.flows[f as usize].sender.txq.get(i) {
             i += 1;
             let fl = &self.flows[f as usize];
-            // The SYN: header only (ns-2 tcpip_base_hdr_size_, tcp/tcp.cc:716), the ACK size.
-            let (kind, size, seq) = if tx.seq == SYN_SEQ {
-                (PacketKind::Syn, fl.ack_size, 0)
-            } else {
-                (PacketKind::Data, fl.packet_size, tx.seq)
-            };
             self.send_new(Packet {
-                kind,
+                kind: PacketKind::Data,
                 owner: f,
                 route: fl.fwd_route,
                 hop: 0,
                 retransmit: tx.retransmit,
-                size,
-                seq,
+                size: fl.packet_size,
+                seq: tx.seq,
                 tx_time: now,
                 first_sent: tx.first_sent,
                 inflight_at_send: tx.inflight_at_send,
@@ -455,6 +486,10 @@ impl Simulation {
             Fired::Later(d) => self.queue.schedule(d, Event::Rto(f)),
             Fired::Due => {
                 s.on_rto_timer(now);
+                // A SYN leaves only at the start and on a timeout.
+                if let Some(retransmit) = s.syn_tx.take() {
+                    self.send_syn(f, retransmit);
+                }
                 self.after_sender(f);
             }
         }

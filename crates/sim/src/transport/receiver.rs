@@ -82,6 +82,17 @@ impl Receiver {
         self.sacker.is_some()
     }
 
+    #[cold]
+    #[inline(never)]
+    fn note_for_sack(&mut self, seq: u64) {
+        let dup = self.seen(seq);
+        if let Some(st) = &mut self.sacker {
+            st.last_dup = dup;
+            st.last_seq = seq;
+            st.max_seen = Some(st.max_seen.map_or(seq, |m| m.max(seq)));
+        }
+    }
+
     /// Whether packet `i` has arrived.
     fn seen(&self, i: u64) -> bool {
         if i < self.rcv_nxt {
@@ -112,12 +123,8 @@ impl Receiver {
         self.data_pkts += 1;
         self.data_bits += size as u64 * 8;
         self.echo = echo;
-        if let Some(st) = &mut self.sacker {
-            st.last_dup = seq < self.rcv_nxt
-                || (seq > self.rcv_nxt
-                    && self.ooo.get((seq - self.rcv_nxt - 1) as usize).copied().unwrap_or(false));
-            st.last_seq = seq;
-            st.max_seen = Some(st.max_seen.map_or(seq, |m| m.max(seq)));
+        if self.sacker.is_some() {
+            self.note_for_sack(seq);
         }
         let in_order = seq == self.rcv_nxt;
         let had_holes = !self.ooo.is_empty();

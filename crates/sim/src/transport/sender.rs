@@ -16,10 +16,7 @@ use crate::scenario::{PartialTimer, RecoverGuard, TransportConfig};
 use crate::time::{as_f64, Time};
 use std::collections::VecDeque;
 
-/// `TxRequest::seq` of the connection's SYN (a header-only packet ahead of the data).
-pub const SYN_SEQ: u64 = u64::MAX;
-
-/// A packet the sender wants transmitted now (`seq == SYN_SEQ`: the SYN).
+/// A data packet the sender wants transmitted now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TxRequest {
     pub seq: u64,
@@ -63,11 +60,12 @@ pub struct Sender {
     /// Fast retransmit may start only once snd_una exceeds this (after a timeout, RFC 6582 §3.2; with
     /// ns-2's guard also after a fast retransmit, ns-2 `recover_`/`bug_fix_`).
     recover_guard: Option<u64>,
-    /// NewReno window inflation during recovery, packets (ns-2 dupwnd_).
+    /// What NewReno recovery adds to the algorithm's window, packets: ns-2's dupwnd_ less any cut of
+    /// cwnd_ itself by partial window deflation (tcp-newreno.cc:75), which delaycc holds here until
+    /// recovery ends. Kept as one number so the window costs one addition.
     inflation: f64,
-    /// ns-2 partial window deflation beyond dupwnd_ cuts cwnd_ itself (tcp-newreno.cc:75); held here
-    /// and subtracted from the window until recovery ends.
-    deflation: f64,
+    /// ns-2's dupwnd_ during recovery.
+    dupwnd: f64,
     rwnd: u64,
     pub rto: Rto,
     pub mode: Mode,
@@ -79,8 +77,13 @@ pub struct Sender {
     guard: RecoverGuard,
     /// ns-2 `partial_ack_` for the SACK recoveries.
     partial_ack: bool,
+    /// Sending needs more than the window test: a SYN outstanding, SACK recovery, pacing, or a burst
+    /// limit in recovery. One flag keeps the common path to one test (`update_unusual`).
+    unusual: bool,
     /// The SYN exchange: Some while the SYN is unacknowledged.
     pub handshake: Option<Handshake>,
+    /// A SYN to transmit now (Some(retransmission)), emptied by the simulation like `txq`.
+    pub syn_tx: Option<bool>,
     syn: bool,
     sack_enabled: bool,
     /// SACK recovery state (Sack1 and FastModule modes).
@@ -132,6 +135,17 @@ struct SackSender {
     last_tx: VecDeque<Time>,
 }
 
+impl SackSender {
+    #[cold]
+    #[inline(never)]
+    fn note_tx(&mut self, idx: usize, now: Time) {
+        if idx >= self.last_tx.len() {
+            self.last_tx.resize(idx + 1, now);
+        }
+        self.last_tx[idx] = now;
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct SenderStats {
     pub pkts_sent: u64,
@@ -161,7 +175,7 @@ impl Sender {
             (Recovery::NewReno, false) => Mode::NewReno,
             (Recovery::Reno, false) => Mode::Reno,
         };
-        Sender {
+        let mut s = Sender {
             snd_una: 0,
             snd_nxt: 0,
             max_sent: 0,
@@ -175,7 +189,7 @@ impl Sender {
             recover: 0,
             recover_guard: None,
             inflation: 0.0,
-            deflation: 0.0,
+            dupwnd: 0.0,
             rwnd: cfg.receiver_window,
             rto: Rto::new(cfg),
             mode,
@@ -185,7 +199,9 @@ impl Sender {
             recovery_maxburst: cfg.recovery_maxburst,
             guard: cfg.recover_guard,
             partial_ack: cfg.partial_ack,
+            unusual: false,
             handshake: None,
+            syn_tx: None,
             syn: cfg.syn,
             sack_enabled: sack,
             sk: matches!(mode, Mode::Sack1 | Mode::Fast).then(|| Box::new(SackSender::default())),
@@ -199,7 +215,9 @@ impl Sender {
             stats: SenderStats::default(),
             pacer: None,
             cc,
-        }
+        };
+        s.update_unusual();
+        s
     }
 
     /// Whether this flow's ACKs should carry SACK blocks.
@@ -211,6 +229,7 @@ impl Sender {
     /// wire). Only worth calling for an algorithm that `paces()`.
     pub fn enable_pacing(&mut self, packet_bytes: u32) {
         self.pacer = Some(Pacer::new(packet_bytes));
+        self.update_unusual();
     }
 
     pub fn inflight(&self) -> u64 {
@@ -218,11 +237,12 @@ impl Sender {
     }
 
     /// The window the sender obeys now: the algorithm's, plus NewReno inflation, capped by the receiver.
+    #[inline(always)]
     pub fn effective_window(&self) -> u64 {
         // `as` truncates, which for w >= 1 is the floor; this avoids a libm call (x86-64 has no SSE4.1
         // rounding instruction by default). NaN, infinity and w < 1 give one packet, as before. Below
         // 2^63 the signed conversion gives the same result in fewer instructions than the unsigned one.
-        let w = self.cc.window() + self.inflation - self.deflation;
+        let w = self.cc.window() + self.inflation;
         let w = if (1.0..9.0e18).contains(&w) {
             w as i64 as u64
         } else if w.is_finite() && w >= 1.0 {
@@ -259,12 +279,8 @@ impl Sender {
     /// data: it counts in no packet statistics.
     fn send_syn(&mut self, now: Time, retransmitted: bool) {
         self.handshake = Some(Handshake { sent_at: now, retransmitted });
-        self.txq.push(TxRequest {
-            seq: SYN_SEQ,
-            retransmit: retransmitted,
-            inflight_at_send: 1,
-            first_sent: now,
-        });
+        self.unusual = true;
+        self.syn_tx = Some(retransmitted);
         self.rto_deadline = Some(now + self.rto.rto());
     }
 
@@ -274,6 +290,7 @@ impl Sender {
     pub fn on_syn_ack(&mut self, now: Time, echo_tx_time: Time, echo_retransmit: bool) {
         let Some(h) = self.handshake else { return };
         self.handshake = None;
+        self.update_unusual();
         let rtt = now.saturating_sub(echo_tx_time);
         // The SYN is the first timed packet (rtt_seq_ 0); a retransmitted one is not timed (Karn).
         if !h.retransmitted && !echo_retransmit {
@@ -319,13 +336,7 @@ impl Sender {
             self.first_sent.get(idx).copied().unwrap_or(now)
         };
         if let Some(sk) = &mut self.sk {
-            if idx >= sk.last_tx.len() {
-                sk.last_tx.resize(idx + 1, now);
-            }
-            sk.last_tx[idx] = now;
-        }
-        if seq >= self.max_sent {
-            self.rto.on_send_new(seq, now);
+            sk.note_tx(idx, now);
         }
         self.txq.push(TxRequest {
             seq,
@@ -353,7 +364,24 @@ impl Sender {
     /// its usual work of one or two packets.
     #[inline(always)]
     pub fn try_send(&mut self, now: Time) {
-        if !self.started || self.handshake.is_some() {
+        if !self.started {
+            return;
+        }
+        if self.unusual {
+            return self.try_send_unusual(now);
+        }
+        let wnd = self.effective_window();
+        while self.snd_nxt < self.snd_una + wnd {
+            if !self.send_next(now) {
+                break;
+            }
+        }
+    }
+
+    /// `try_send` for everything but a plain window-limited flow (see `unusual`).
+    #[inline(never)]
+    fn try_send_unusual(&mut self, now: Time) {
+        if self.handshake.is_some() {
             return;
         }
         if self.sk.is_some() {
@@ -371,6 +399,14 @@ impl Sender {
                 break;
             }
         }
+    }
+
+    /// Recomputes `unusual` after the state it summarises changed.
+    fn update_unusual(&mut self) {
+        self.unusual = self.handshake.is_some()
+            || self.sk.is_some()
+            || self.pacer.is_some()
+            || (self.in_recovery && self.recovery_maxburst > 0);
     }
 
     /// NewReno's sending during fast recovery: at most `recovery_maxburst` packets per ACK (ns-2
@@ -400,6 +436,9 @@ impl Sender {
         }
         let seq = self.snd_nxt;
         self.snd_nxt += 1;
+        if is_new {
+            self.rto.on_send_new(seq, now);
+        }
         self.transmit(now, seq, !is_new);
         self.max_sent = self.max_sent.max(self.snd_nxt);
         true
@@ -472,7 +511,7 @@ impl Sender {
     /// Processes an ACK. The plain RTT sample is `now - echo_tx_time` when the triggering packet was a
     /// first transmission (Karn's rule with timestamps). `sack` holds the ACK's SACK blocks (empty for
     /// flows without SACK).
-    #[inline]
+    #[inline(always)]
     pub fn on_ack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
         if self.sk.is_some() {
             return self.on_ack_sack(now, a, sack);
@@ -485,20 +524,24 @@ impl Sender {
             let acked = self.new_ack(now, a, plain_rtt, was_in_recovery, !partial);
             if ends_recovery {
                 self.in_recovery = false;
+                self.update_unusual();
                 self.inflation = 0.0;
-                self.deflation = 0.0;
+                self.dupwnd = 0.0;
                 self.firstpartial = false;
                 self.cc.on_recovery_exit(now, self.inflight());
             } else if partial {
                 // Partial ACK (tcp-newreno.cc partialnewack, RFC 6582 §3.2 step 5): deflate by what was
                 // acked and add back one packet, retransmit the next hole.
                 let d = acked as f64;
-                if self.inflation > d {
-                    self.inflation -= d - 1.0;
+                let cut = self.dupwnd - self.inflation;
+                if self.dupwnd > d {
+                    self.dupwnd -= d - 1.0;
+                    self.inflation = self.dupwnd - cut;
                 } else {
-                    let cwnd = self.cc.window() - self.deflation;
-                    self.deflation += (d - self.inflation).min((cwnd - 1.0).max(0.0));
-                    self.inflation = 1.0;
+                    let cwnd = self.cc.window() - cut;
+                    let cut = cut + (d - self.dupwnd).min((cwnd - 1.0).max(0.0));
+                    self.dupwnd = 1.0;
+                    self.inflation = 1.0 - cut;
                 }
                 self.transmit(now, self.snd_una, true);
             } else {
@@ -529,6 +572,7 @@ impl Sender {
             self.cc.on_dupack(now);
             if self.in_recovery {
                 self.inflation += 1.0;
+                self.dupwnd += 1.0;
             } else if self.dupacks == self.dupack_threshold && self.fast_retransmit_allowed() {
                 self.enter_recovery(now);
             } else if self.dupacks < self.dupack_threshold && self.limited_transmit {
@@ -621,6 +665,7 @@ impl Sender {
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
         self.in_recovery = true;
+        self.update_unusual();
         self.firstpartial = false;
         self.recover = self.max_sent - 1;
         if self.guard == RecoverGuard::Ns2 {
@@ -628,13 +673,15 @@ impl Sender {
         }
         // ns-2 dupwnd_ = numdupacks_ (tcp-newreno.cc:174); reset_rtx_timer(1, 0) stops RTT timing.
         self.inflation = self.dupack_threshold as f64;
-        self.deflation = 0.0;
+        self.dupwnd = self.inflation;
         self.rto.stop_timing();
         self.transmit(now, self.snd_una, true);
         self.rto_deadline = Some(now + self.rto.rto());
     }
 
     /// An ACK of a flow in Sack1 or FAST mode (tcp/tcp-sack1.cc:95 recv, tcp/tcp-fast.cc:411 recv).
+    /// Out of line: it keeps the common path of `on_ack` small.
+    #[inline(never)]
     fn on_ack_sack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         let sk = self.sk.as_mut().expect("sack state");
@@ -760,6 +807,9 @@ impl Sender {
             if self.snd_nxt <= seq {
                 self.snd_nxt = seq + 1;
             }
+            if seq >= self.max_sent {
+                self.rto.on_send_new(seq, now);
+            }
             self.transmit(now, seq, seq < self.max_sent);
             self.max_sent = self.max_sent.max(seq + 1);
         }
@@ -857,8 +907,9 @@ impl Sender {
             sk.sb.clear();
         }
         self.in_recovery = false;
+        self.update_unusual();
         self.inflation = 0.0;
-        self.deflation = 0.0;
+        self.dupwnd = 0.0;
         self.dupacks = 0;
         self.set_guard();
         self.snd_nxt = self.snd_una;
@@ -1035,8 +1086,8 @@ mod tests {
         let mut s = Sender::new(cc, &TransportConfig::ns2(), None);
         s.start(0);
         // Only the SYN leaves; the first timer is rtxcur_init_ = 3 s.
-        assert_eq!(s.txq.len(), 1);
-        assert_eq!(s.txq[0].seq, SYN_SEQ);
+        assert!(s.txq.is_empty());
+        assert_eq!(s.syn_tx.take(), Some(false));
         assert_eq!(s.rto_deadline, Some(3000 * MS));
         assert_eq!(s.stats.pkts_sent, 0, "the SYN is not a data packet");
         s.txq.clear();
@@ -1057,9 +1108,10 @@ mod tests {
         let mut s = Sender::new(cc, &TransportConfig::ns2(), None);
         s.start(0);
         s.txq.clear();
+        s.syn_tx = None;
         assert!(s.on_rto_timer(3000 * MS));
-        assert_eq!(s.txq.len(), 1);
-        assert!(s.txq[0].seq == SYN_SEQ && s.txq[0].retransmit);
+        assert!(s.txq.is_empty());
+        assert_eq!(s.syn_tx, Some(true), "the SYN again");
         assert_eq!(s.rto_deadline, Some(9000 * MS), "backed off to 6 s");
         assert_eq!(s.cc.window(), 1.0, "ns-2 restarts from one packet (wnd_init_ = 1)");
         s.txq.clear();
