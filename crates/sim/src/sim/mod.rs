@@ -63,12 +63,20 @@ fn record_sack(fl: &mut Flow) -> (u64, u32) {
     }
 }
 
-/// An ACK of a flow with SACK: its blocks come from the flow's log.
+/// An ACK of a flow with SACK: its blocks come from the flow's log (`first_sent` holds their serial).
 #[cold]
 #[inline(never)]
-fn on_sack_ack(fl: &mut Flow, now: Time, input: &AckInput, serial: u64) {
-    let b = fl.sack_log.as_mut().map(|log| log.take(serial)).unwrap_or_default();
-    fl.sender.on_ack(now, input, b.as_slice());
+fn on_sack_ack(fl: &mut Flow, now: Time, p: &Packet) {
+    let input = AckInput {
+        ack: p.seq,
+        echo_tx_time: p.tx_time,
+        echo_inflight: p.inflight_at_send,
+        echo_retransmit: p.retransmit,
+        rcv_arrival: p.rcv_arrival,
+        rcv_leave: p.rcv_leave,
+    };
+    let b = fl.sack_log.as_mut().map(|log| log.take(p.first_sent)).unwrap_or_default();
+    fl.sender.on_ack(now, &input, b.as_slice());
 }
 
 /// Link-direction index of link `l`, direction `d` (0 = a->b).
@@ -410,6 +418,11 @@ impl Simulation {
 
     fn on_ack(&mut self, p: &Packet) {
         let now = self.now;
+        if self.flows[p.owner as usize].sack_log.is_some() {
+            on_sack_ack(&mut self.flows[p.owner as usize], now, p);
+            self.after_sender(p.owner);
+            return;
+        }
         let input = AckInput {
             ack: p.seq,
             echo_tx_time: p.tx_time,
@@ -418,12 +431,7 @@ impl Simulation {
             rcv_arrival: p.rcv_arrival,
             rcv_leave: p.rcv_leave,
         };
-        let fl = &mut self.flows[p.owner as usize];
-        if fl.sack_log.is_none() {
-            fl.sender.on_ack(now, &input, &[]);
-        } else {
-            on_sack_ack(fl, now, &input, p.first_sent);
-        }
+        self.flows[p.owner as usize].sender.on_ack(now, &input, &[]);
         self.after_sender(p.owner);
     }
 

@@ -131,18 +131,15 @@ struct SackSender {
     next_pkt: u64,
     /// ns-2 timeout_: after a timeout duplicate ACKs are ignored until a new ACK.
     after_timeout: bool,
-    /// Latest transmission time of every unacknowledged packet, indexed from snd_una (FAST's sendtime_).
-    last_tx: VecDeque<Time>,
+    /// Latest retransmission time of unacknowledged packets (with `first_sent`, FAST's sendtime_).
+    last_retx: std::collections::BTreeMap<u64, Time>,
 }
 
 impl SackSender {
     #[cold]
     #[inline(never)]
-    fn note_tx(&mut self, idx: usize, now: Time) {
-        if idx >= self.last_tx.len() {
-            self.last_tx.resize(idx + 1, now);
-        }
-        self.last_tx[idx] = now;
+    fn note_retransmit(&mut self, seq: u64, now: Time) {
+        self.last_retx.insert(seq, now);
     }
 }
 
@@ -335,9 +332,6 @@ impl Sender {
         } else {
             self.first_sent.get(idx).copied().unwrap_or(now)
         };
-        if let Some(sk) = &mut self.sk {
-            sk.note_tx(idx, now);
-        }
         self.txq.push(TxRequest {
             seq,
             retransmit,
@@ -347,6 +341,9 @@ impl Sender {
         self.stats.pkts_sent += 1;
         if retransmit {
             self.stats.retransmits += 1;
+            if let Some(sk) = &mut self.sk {
+                sk.note_retransmit(seq, now);
+            }
         }
         self.cc.on_send(now, seq, retransmit, inflight_at_send);
         if let Some(r) = &mut self.rate {
@@ -599,7 +596,9 @@ impl Sender {
         self.first_sent.drain(..(acked as usize).min(self.first_sent.len()));
         shrink_when_mostly_empty(&mut self.first_sent);
         if let Some(sk) = &mut self.sk {
-            sk.last_tx.drain(..(acked as usize).min(sk.last_tx.len()));
+            if !sk.last_retx.is_empty() {
+                sk.last_retx = sk.last_retx.split_off(&a.ack);
+            }
         }
         self.snd_una = a.ack;
         // Inter-ACK delay of new ACKs (P003's IPD; duplicates are ignored).
@@ -840,9 +839,8 @@ impl Sender {
                 // been out for longer than `stale_after`.
                 if let Some(u) = sk.sb.next_unacked(self.snd_una) {
                     let idx = (u - self.snd_una) as usize;
-                    if u < self.max_sent
-                        && sk.last_tx.get(idx).is_some_and(|&t| now.saturating_sub(t) > stale)
-                    {
+                    let last = sk.last_retx.get(&u).copied().or_else(|| self.first_sent.get(idx).copied());
+                    if u < self.max_sent && last.is_some_and(|t| now.saturating_sub(t) > stale) {
                         xmit = Some(u);
                     }
                 }
@@ -1042,6 +1040,7 @@ mod tests {
         cap: f64,
         recovery: Recovery,
         handshake: Seen,
+        stale: Option<Time>,
     }
 
     impl CongestionControl for TestCc {
@@ -1066,6 +1065,9 @@ mod tests {
         fn on_handshake(&mut self, now: Time, rtt: Time) {
             self.handshake.set(Some((now, rtt)));
         }
+        fn stale_after(&self) -> Option<Time> {
+            self.stale
+        }
     }
 
     /// What `on_handshake` was called with: (now, rtt).
@@ -1073,7 +1075,7 @@ mod tests {
 
     fn test_cc(w: f64, recovery: Recovery) -> (Box<TestCc>, Seen) {
         let h = Rc::new(Cell::new(None));
-        (Box::new(TestCc { w, cap: w, recovery, handshake: h.clone() }), h)
+        (Box::new(TestCc { w, cap: w, recovery, handshake: h.clone(), stale: None }), h)
     }
 
     fn ns2_nosyn() -> TransportConfig {
@@ -1320,5 +1322,31 @@ mod tests {
         let d = s.rto_deadline.unwrap();
         assert!(s.on_rto_timer(d));
         assert_eq!(s.rto_deadline, Some(2 * d), "same RTO again (reset_rtx_timer(0, 0))");
+    }
+
+    /// In FAST-module recovery, a packet out for longer than `stale_after()` is resent before anything else.
+    #[test]
+    fn fast_module_resends_a_stale_packet_first() {
+        let run = |stale: Option<Time>| {
+            let (mut cc, _) = test_cc(10.0, Recovery::FastModule);
+            cc.stale = stale;
+            let cfg = TransportConfig { limited_transmit: false, ..ns2_nosyn() };
+            let mut s = Sender::new(cc, &cfg, None);
+            s.start(0);
+            for (i, t) in [(2, 100), (3, 101), (4, 102)] {
+                s.on_ack(t * MS, &ack(0, 0), &[(1, i)]);
+            }
+            assert!(s.in_recovery);
+            assert_eq!(s.txq.last().map(|t| (t.seq, t.retransmit)), Some((0, true)));
+            s.txq.clear();
+            // pipe 10 - 3 = 7, cwnd 5: the third duplicate after these frees a slot.
+            for (i, t) in [(5, 200), (6, 201), (7, 202)] {
+                s.on_ack(t * MS, &ack(0, 0), &[(1, i)]);
+            }
+            s.txq.iter().map(|t| (t.seq, t.retransmit)).collect::<Vec<_>>()
+        };
+        assert_eq!(run(Some(50 * MS)), vec![(0, true)], "0 has been out 102 ms > 50 ms");
+        assert_eq!(run(Some(500 * MS)), vec![(10, false)]);
+        assert_eq!(run(None), vec![(10, false)]);
     }
 }
