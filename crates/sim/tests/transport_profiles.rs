@@ -112,3 +112,20 @@ fn sack_end_to_end_repairs_a_window_with_three_losses() {
         assert_eq!(f["delivered_bytes"], 192000, "sack {sack}: {f}");
     }
 }
+
+/// Paced algorithms with SACK recovery keep pacing, finish their transfer and conserve packets.
+#[test]
+fn paced_flows_with_sack_complete() {
+    for alg in ["fast", "bbr", "vegas", "cubic"] {
+        let text = format!(
+            "name = \"p\"\nduration = 20\n[[links]]\na = \"s\"\nb = \"d\"\nbandwidth = \"10Mbps\"\ndelay = \"10ms\"\nbuffer = 20\n\
+             [[flows]]\nid = \"f\"\nalgorithm = \"{alg}\"\nsrc = \"s\"\ndst = \"d\"\nbytes = 2000000\ntransport = {{ sack = true }}\n\
+             [[flows]]\nid = \"g\"\nalgorithm = \"newreno\"\nsrc = \"s\"\ndst = \"d\"\ntransport = {{ sack = true }}\n"
+        );
+        let sim = run(&text);
+        assert_conserved(&sim);
+        let s = summary_json(&sim, Outcome::Completed, 0.0);
+        assert_eq!(s["flows"][0]["delivered_bytes"], 2000000, "{alg}: {}", s["flows"][0]);
+        assert!(s["flows"][1]["throughput_bps"].as_f64().unwrap() > 1e6, "{alg}: {}", s["flows"][1]);
+    }
+}

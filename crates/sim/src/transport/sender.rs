@@ -821,7 +821,15 @@ impl Sender {
     fn send_much_sack(&mut self, now: Time) {
         let stale_after =
             if self.mode == Mode::Fast && self.in_recovery { self.cc.stale_after() } else { None };
+        let mut wakeup = None;
         loop {
+            // A paced flow also waits for its pacer (ns-2's agents do not pace; see docs, Pacing).
+            if let Some(p) = &self.pacer {
+                if !p.ready(now) {
+                    wakeup = Some(p.next_send());
+                    break;
+                }
+            }
             let cwnd = self.effective_window_no_rwnd();
             let sk = self.sk.as_mut().expect("sack state");
             let open = if self.in_recovery {
@@ -865,6 +873,9 @@ impl Sender {
                     }
                 }
             }
+        }
+        if let Some(p) = &mut self.pacer {
+            p.wakeup = wakeup;
         }
     }
 
