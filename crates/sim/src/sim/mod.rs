@@ -304,9 +304,23 @@ impl Simulation {
 
     fn deliver(&mut self, p: &Packet) {
         self.counts.delivered += 1;
+        // Tests rather than a `match`: with five kinds the match became a jump table, and data and ACKs
+        // alternating through one indirect jump mispredicted (cachegrind: 400k more per 5 s of the
+        // reference dumbbell). The common kinds take two well-predicted compares.
+        if p.kind == PacketKind::Data {
+            self.on_data(p)
+        } else if p.kind == PacketKind::Ack {
+            self.on_ack(p)
+        } else {
+            self.deliver_other(p)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn deliver_other(&mut self, p: &Packet) {
         match p.kind {
-            PacketKind::Data => self.on_data(p),
-            PacketKind::Ack => self.on_ack(p),
+            PacketKind::Data | PacketKind::Ack => unreachable!("handled by deliver"),
             PacketKind::Datagram => {
                 let s = &mut self.sources[p.owner as usize];
                 s.on_delivered(self.now, p.size);
