@@ -8,7 +8,10 @@ use delaycc_sim::{run_scenario, scenario};
 use serde_json::Value;
 
 fn summary(text: &str) -> Value {
-    let sc = scenario::from_toml_str(text, "window.toml").expect("valid");
+    // These counts depend on the transport (initial window, SYN, RTO values): pin the one they were
+    // written for (see tests/common/mod.rs `legacy_transport`).
+    let text = format!("profile = \"linux\"\n{text}\n[transport]\ninitial_window = 1\nlimited_transmit = false\nrtt_tick = \"1ns\"\n");
+    let sc = scenario::from_toml_str(&text, "window.toml").expect("valid");
     run_scenario(sc, |_| true).summary
 }
 

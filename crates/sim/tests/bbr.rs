@@ -103,7 +103,8 @@ fn bbr_share(bdps: f64) -> f64 {
                 "id = \"f1\"\nalgorithm = \"cubic\"",
                 1,
             );
-            let sim = run(&format!("seed = {seed}\n{text}"));
+            // Shares depend on the transport's start-up and recovery: pinned (common::legacy_transport).
+            let sim = run(&legacy_transport(&format!("seed = {seed}\n{text}")));
             let s = summary_json(&sim, Outcome::Completed, 0.0);
             let t = |i: usize| s["flows"][i]["throughput_bps"].as_f64().unwrap_or(f64::NAN);
             t(0) / (t(0) + t(1))

@@ -13,7 +13,8 @@ fn rate(bw: &str) -> f64 {
 fn check_equilibrium(alg: &str, n: usize, alpha: f64, bw: &str, extra: &str) {
     let params = format!("alpha = {alpha}{extra}");
     let shortfall = if extra.contains("cadence = \"round\"") { 0.0 } else { 2.0 };
-    let sim = run(&dumbbell(alg, n, bw, "20ms", 100_000, 60.0, &[], &params));
+    // Rates within 10 % of the fair share depend on start-up and timers: pinned (legacy_transport).
+    let sim = run(&legacy_transport(&dumbbell(alg, n, bw, "20ms", 100_000, 60.0, &[], &params)));
     let c = rate(bw);
     let pkt_bits = 8000.0;
     let queue = window_mean(&series(&sim, "bn:a->b", "queue_pkts"), 30.0, 60.0);
@@ -125,7 +126,8 @@ fn rerouted(alg: &str, to_longer: bool) -> delaycc_sim::Simulation {
         v.reverse();
         format!("[{}]", v.join(", "))
     };
-    run(&format!(
+    // Pinned to the transport these expectations were measured with (legacy_transport).
+    run(&legacy_transport(&format!(
         r#"
 name = "reroute"
 duration = 100
@@ -184,7 +186,7 @@ reverse_path = {rs}
 "#,
         rf = rev(first),
         rs = rev(second),
-    ))
+    )))
 }
 
 #[test]
@@ -322,7 +324,8 @@ fn p004(alg: &str, k: Option<f64>, load: Option<f64>, offset: f64, seed: u64) ->
         )
     });
     let params = if alg.starts_with("fast") { "alpha = 10" } else { "" };
-    run(&format!(
+    // Pinned to the transport these expectations were measured with (legacy_transport).
+    run(&legacy_transport(&format!(
         r#"
 name = "p004"
 seed = {seed}
@@ -364,7 +367,7 @@ dst = "D1"
 params = {{ {params} }}
 transport = {{ receiver_clock_offset = {offset} }}
 {traffic}"#
-    ))
+    )))
 }
 
 fn throughput(sim: &delaycc_sim::Simulation) -> f64 {

@@ -51,8 +51,13 @@ fn a_one_bit_per_second_link_delivers_nothing_in_ten_seconds() {
 #[test]
 fn a_one_bit_per_second_link_is_exact_over_a_long_run() {
     // 100 bytes of wire each (64-byte packets, 36 bytes of payload... and 40-byte ACKs back at 1 bps).
-    let text =
-        one_link("20000", "bandwidth = 1\ndelay = 0", "algorithm = \"reno\"\nbytes = 24", "packet_size = 64");
+    // Exact timing: no SYN exchange, initial window one (common::legacy_transport's settings).
+    let text = one_link(
+        "20000",
+        "bandwidth = 1\ndelay = 0",
+        "algorithm = \"reno\"\nbytes = 24",
+        "packet_size = 64\nprofile = \"linux\"\n[transport]\ninitial_window = 1\nlimited_transmit = false\nrtt_tick = \"1ns\"",
+    );
     let (_, s) = run_checked(&text);
     let f = flow(&s);
     assert_eq!(f["delivered_bytes"], 24);

@@ -200,7 +200,10 @@ fn a_loss_on_one_stream_does_not_delay_another() {
     let sim = lossy(2, "drop_packets = [{ flow = \"f\", seq = 4000 }]");
     let stats: Vec<_> = sim.flows[0].app.stats().cloned().collect();
     let min_rtt = sim.flows[0].sender.stats.rtt_min.expect("samples") as f64;
-    let one_way_ceiling = min_rtt; // the one-way delay plus any queueing stays well under an RTT here
+    // Waiting for the retransmission costs stream 0 at least a round trip more than the worst delay that
+    // queueing alone gives (the per-ACK start-up growth can queue up to half an RTT here, so the path's
+    // own delay is no ceiling); stream 1 must stay clear of that.
+    let one_way_ceiling = stats[0].delay_max_ns as f64 - 0.75 * min_rtt;
     assert!(
         (stats[0].delay_max_ns as f64) > min_rtt,
         "stream 0 waited for the retransmission: {} ms",

@@ -26,7 +26,7 @@ fn departures(alg: &str, params: &[(&'static str, ParamValue)], paced: bool) -> 
         p.set(k, v.clone());
     }
     let ctx = FlowContext { packet_bytes: PACKET_BYTES, initial_window: 10.0, ..FlowContext::new(10.0) };
-    let mut s = Sender::new((a.build)(&p, &ctx), &TransportConfig::default(), None);
+    let mut s = Sender::new((a.build)(&p, &ctx), &TransportConfig::linux(), None);
     if paced {
         s.enable_pacing(PACKET_BYTES);
     }
@@ -63,7 +63,7 @@ fn departures(alg: &str, params: &[(&'static str, ParamValue)], paced: bool) -> 
                 rcv_arrival: 0,
                 rcv_leave: 0,
             };
-            s.on_ack(now, &input);
+            s.on_ack(now, &input, &[]);
         } else {
             s.try_send(now);
         }

@@ -32,6 +32,20 @@ pub use registry::{algorithm, algorithms, registry_json, AlgorithmInfo};
 
 use crate::time::{secs, Time};
 
+/// Loss recovery run by the transport (see `CongestionControl::recovery`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// Fast retransmit and fast recovery; any new ACK ends recovery (RFC 5681 Reno).
+    Reno,
+    /// Partial ACKs keep recovery going (RFC 6582; ns-2 Agent/TCP/Newreno, tcp/tcp-newreno.cc).
+    NewReno,
+    /// The ns-2 FAST module's own recovery (tcp/tcp-fast.cc recv/dupack_action/send_much): duplicate
+    /// ACKs count only when the SACK scoreboard changes (without SACK every loss ends in a timeout),
+    /// `on_loss` on the third, sending while pipe < cwnd, no window inflation, the `stale_after()` rule,
+    /// and no timer backoff on a timeout.
+    FastModule,
+}
+
 /// What the transport knows about a new cumulative ACK (one that advances `snd_una`).
 #[derive(Clone, Copy, Debug)]
 pub struct AckEvent {
@@ -192,8 +206,20 @@ pub trait CongestionControl {
     }
 
     /// Whether NewReno partial-ACK handling applies (false gives classic Reno: any new ACK ends recovery).
+    /// Only read through `recovery()`'s default.
     fn newreno_recovery(&self) -> bool {
         true
+    }
+
+    /// Which loss recovery the transport runs for this algorithm (read once, when the flow is built).
+    /// The default follows `newreno_recovery()`. With SACK on, Reno and NewReno become ns-2's
+    /// Agent/TCP/Sack1 recovery (`transport/sack.rs`).
+    fn recovery(&self) -> Recovery {
+        if self.newreno_recovery() {
+            Recovery::NewReno
+        } else {
+            Recovery::Reno
+        }
     }
 
     /// The connection's opening SYN was acknowledged after `rtt` (only when the transport opens with a

@@ -9,6 +9,9 @@ pub enum PacketKind {
     Ack,
     /// A packet of a non-responsive source (CBR, on/off).
     Datagram,
+    /// A flow's opening SYN (header only) and the receiver's answer to it.
+    Syn,
+    SynAck,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +30,7 @@ pub struct Packet {
     /// Data: the sender's send time. Ack: echo of the triggering data packet's send time.
     pub tx_time: Time,
     /// Data: when this sequence number was first transmitted (for the application's delivery delay).
+    /// Ack of a flow with SACK: the serial number of its blocks in the flow's `SackLog`.
     pub first_sent: Time,
     /// Data: packets in flight when it was sent (itself included). Ack: the echo of that.
     pub inflight_at_send: u32,

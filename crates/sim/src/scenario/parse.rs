@@ -28,6 +28,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "events",
     "transport",
     "limits",
+    "profile",
 ];
 pub(super) const LINK_KEYS: &[&str] = &[
     "id",
@@ -196,9 +197,20 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     let max_samples = top.integer("max_samples", 2, 1_000_000_000, &mut ck).map(|m| m as usize);
     let max_samples_line = line_of(&mut top, "max_samples");
 
+    // `profile` sets the transport defaults as a group; [transport] and [flows.transport] override keys.
+    let profile = match top.string("profile", &mut ck).as_deref() {
+        None | Some("ns2") => Profile::Ns2,
+        Some("linux") => Profile::Linux,
+        Some(other) => {
+            let l = line_of(&mut top, "profile");
+            ck.error(l, "profile", format!("unknown profile \"{other}\"; expected \"ns2\" or \"linux\""));
+            Profile::Ns2
+        }
+    };
+    let profile_defaults = TransportConfig::for_profile(profile);
     let default_transport = match top.node("transport") {
-        Some(n) => transport(n, "transport", &TransportConfig::default(), &mut ck),
-        None => TransportConfig::default(),
+        Some(n) => transport(n, "transport", &profile_defaults, &mut ck),
+        None => profile_defaults,
     };
 
     // Links create the nodes.

@@ -1,7 +1,7 @@
 //! `[transport]` (every flow's defaults) and `[flows.transport]` (one flow's overrides).
 
 use super::check::{Checker, Table};
-use super::model::TransportConfig;
+use super::model::{PartialTimer, RecoverGuard, RtoKind, TransportConfig};
 use super::tree::Node;
 use crate::time::secs;
 
@@ -16,7 +16,33 @@ pub(super) const TRANSPORT_KEYS: &[&str] = &[
     "dupack_threshold",
     "receiver_clock_offset",
     "pacing",
+    "syn",
+    "rto",
+    "rtt_tick",
+    "limited_transmit",
+    "newreno_timer",
+    "recovery_maxburst",
+    "recover_guard",
+    "sack",
+    "partial_ack",
 ];
+
+/// A string key with a fixed set of values: the value, or an error naming the key and the choices.
+fn choice<T: Copy>(t: &mut Table, key: &str, options: &[(&str, T)], ck: &mut Checker) -> Option<T> {
+    if !t.has(key) {
+        return None;
+    }
+    let l = line_of(t, key);
+    let v = t.string(key, ck)?;
+    match options.iter().find(|(name, _)| *name == v) {
+        Some((_, x)) => Some(*x),
+        None => {
+            let names: Vec<String> = options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            ck.error(l, &t.key_path(key), format!("unknown value \"{v}\"; expected {}", names.join(" or ")));
+            None
+        }
+    }
+}
 
 /// Largest receiver clock offset accepted, seconds (either sign).
 const MAX_CLOCK_OFFSET_S: f64 = 1e6;
@@ -93,6 +119,41 @@ pub fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker)
     }
     if let Some(v) = t.boolean("pacing", ck) {
         c.pacing = v;
+    }
+    if let Some(v) = t.boolean("syn", ck) {
+        c.syn = v;
+    }
+    if let Some(v) = choice(&mut t, "rto", &[("ns2", RtoKind::Ns2), ("rfc6298", RtoKind::Rfc6298)], ck) {
+        c.rto = v;
+    }
+    if let Some(v) = t.duration("rtt_tick", ck) {
+        if v == 0 {
+            let l = line_of(&mut t, "rtt_tick");
+            ck.error(l, &t.key_path("rtt_tick"), "must be greater than zero");
+        } else {
+            c.rtt_tick = v;
+        }
+    }
+    if let Some(v) = t.boolean("limited_transmit", ck) {
+        c.limited_transmit = v;
+    }
+    let timers =
+        [("first_partial", PartialTimer::FirstPartial), ("every_partial", PartialTimer::EveryPartial)];
+    if let Some(v) = choice(&mut t, "newreno_timer", &timers, ck) {
+        c.newreno_timer = v;
+    }
+    if let Some(v) = t.integer("recovery_maxburst", 0, 1_000_000, ck) {
+        c.recovery_maxburst = v as u32;
+    }
+    let guards = [("ns2", RecoverGuard::Ns2), ("rfc6582", RecoverGuard::Rfc6582)];
+    if let Some(v) = choice(&mut t, "recover_guard", &guards, ck) {
+        c.recover_guard = v;
+    }
+    if let Some(v) = t.boolean("sack", ck) {
+        c.sack = Some(v);
+    }
+    if let Some(v) = t.boolean("partial_ack", ck) {
+        c.partial_ack = v;
     }
     t.finish(ck, TRANSPORT_KEYS);
     c

@@ -4,6 +4,7 @@
 use crate::scenario::FlowSpec;
 use crate::time::Time;
 use crate::transport::delivery::AppDelivery;
+use crate::transport::sack::SackLog;
 use crate::transport::{Receiver, Sender};
 
 pub struct Flow {
@@ -26,6 +27,8 @@ pub struct Flow {
     pub rcv_clock_offset: i64,
     /// What the receiver had got when the flow's active time ended, once it has (see `ActiveWindow`).
     pub window: Option<ActiveWindow>,
+    /// SACK blocks of ACKs on their way (flows with SACK only).
+    pub sack_log: Option<Box<SackLog>>,
 }
 
 /// The receiver's counters at the end of the flow's active time: at `stop`, or at the arrival that
@@ -49,9 +52,15 @@ impl Flow {
         header: u32,
     ) -> Flow {
         let payload = packet_size - header;
+        let mut receiver = Receiver::new(spec.transport.delayed_ack, spec.transport.delayed_ack_timeout);
+        let sack_log = sender.sack().then(|| {
+            receiver.enable_sack();
+            Box::new(SackLog::default())
+        });
         Flow {
+            sack_log,
             sender,
-            receiver: Receiver::new(spec.transport.delayed_ack, spec.transport.delayed_ack_timeout),
+            receiver,
             app: AppDelivery::new(spec.streams),
             fwd_route,
             rev_route,

@@ -11,6 +11,7 @@ pub mod pacing;
 pub mod rate_sample;
 pub mod receiver;
 pub mod rto;
+pub mod sack;
 pub mod sender;
 
 pub use receiver::{AckDecision, Receiver};

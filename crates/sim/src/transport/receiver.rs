@@ -3,6 +3,7 @@
 //! delayed-ACK timer expires, and at once for anything out of order, RFC 5681 §4.2).
 
 use super::deque::shrink_when_mostly_empty;
+use super::sack::{SackBlocks, Sacker};
 use crate::time::Time;
 use std::collections::VecDeque;
 
@@ -37,6 +38,16 @@ pub struct Receiver {
     pub data_pkts: u64,
     pub data_bits: u64,
     pub duplicate_pkts: u64,
+    /// SACK block generation (ns-2 Agent/TCPSink/Sack1), only for flows with `sack` on.
+    sacker: Option<Box<SackState>>,
+}
+
+struct SackState {
+    sacker: Sacker,
+    /// Highest sequence number received (ns-2 maxseen_), and the last packet's number and duplicate flag.
+    max_seen: Option<u64>,
+    last_seq: u64,
+    last_dup: bool,
 }
 
 impl Receiver {
@@ -53,7 +64,58 @@ impl Receiver {
             data_pkts: 0,
             data_bits: 0,
             duplicate_pkts: 0,
+            sacker: None,
         }
+    }
+
+    /// Reports SACK blocks from now on.
+    pub fn enable_sack(&mut self) {
+        self.sacker = Some(Box::new(SackState {
+            sacker: Sacker::default(),
+            max_seen: None,
+            last_seq: 0,
+            last_dup: false,
+        }));
+    }
+
+    pub fn sack_enabled(&self) -> bool {
+        self.sacker.is_some()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn note_for_sack(&mut self, seq: u64) {
+        let dup = self.seen(seq);
+        if let Some(st) = &mut self.sacker {
+            st.last_dup = dup;
+            st.last_seq = seq;
+            st.max_seen = Some(st.max_seen.map_or(seq, |m| m.max(seq)));
+        }
+    }
+
+    /// Whether packet `i` has arrived.
+    fn seen(&self, i: u64) -> bool {
+        if i < self.rcv_nxt {
+            return true;
+        }
+        i > self.rcv_nxt && self.ooo.get((i - self.rcv_nxt - 1) as usize).copied().unwrap_or(false)
+    }
+
+    /// The SACK blocks of the ACK about to be sent (for the last packet received).
+    pub fn sack_blocks(&mut self) -> SackBlocks {
+        let Some(mut st) = self.sacker.take() else {
+            return SackBlocks::default();
+        };
+        let b = match st.max_seen {
+            Some(m) => {
+                let cum = self.rcv_nxt as i64 - 1;
+                st.sacker
+                    .blocks(st.last_seq as i64, cum, m as i64, st.last_dup, |i| i >= 0 && self.seen(i as u64))
+            }
+            None => SackBlocks::default(),
+        };
+        self.sacker = Some(st);
+        b
     }
 
     /// A data packet arrived. Returns when to acknowledge it.
@@ -61,6 +123,9 @@ impl Receiver {
         self.data_pkts += 1;
         self.data_bits += size as u64 * 8;
         self.echo = echo;
+        if self.sacker.is_some() {
+            self.note_for_sack(seq);
+        }
         let in_order = seq == self.rcv_nxt;
         let had_holes = !self.ooo.is_empty();
         if in_order {

@@ -1,19 +1,22 @@
-//! The sending side: window-limited transmission, duplicate-ACK fast retransmit, NewReno recovery with
-//! partial ACKs (RFC 6582), RTO with Karn's rule and backoff (RFC 6298), go-back-N after a timeout (as
-//! ns-2's one-way TCP agents do). The congestion-control algorithm sizes the window; this file decides
+//! The sending side: an optional SYN exchange, window-limited transmission, limited transmit, duplicate-ACK
+//! fast retransmit, Reno/NewReno recovery with partial ACKs (ns-2 tcp-newreno.cc, RFC 6582), SACK
+//! recovery as ns-2's Agent/TCP/Sack1 (tcp-sack1.cc) and the ns-2 FAST module's own recovery
+//! (tcp-fast.cc), the retransmission timer (ns-2's or RFC 6298's, `rto.rs`) and go-back-N after a timeout
+//! (as ns-2's one-way TCP agents do). The congestion-control algorithm sizes the window; this file decides
 //! which packets leave and when recovery starts and ends.
 
 use super::convergence::ConvergenceTracker;
 use super::deque::shrink_when_mostly_empty;
 use super::pacing::Pacer;
 use super::rate_sample::RateSampler;
-use super::rto::RtoEstimator;
-use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent};
-use crate::scenario::TransportConfig;
+use super::rto::Rto;
+use super::sack::Scoreboard;
+use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent, Recovery};
+use crate::scenario::{PartialTimer, RecoverGuard, TransportConfig};
 use crate::time::{as_f64, Time};
 use std::collections::VecDeque;
 
-/// A packet the sender wants transmitted now.
+/// A data packet the sender wants transmitted now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TxRequest {
     pub seq: u64,
@@ -54,12 +57,37 @@ pub struct Sender {
     dupack_threshold: u32,
     pub in_recovery: bool,
     recover: u64,
-    /// After a timeout, duplicate ACKs for data sent before it must not start fast retransmit (RFC 6582 §3.2).
+    /// Fast retransmit may start only once snd_una exceeds this (after a timeout, RFC 6582 §3.2; with
+    /// ns-2's guard also after a fast retransmit, ns-2 `recover_`/`bug_fix_`).
     recover_guard: Option<u64>,
-    /// NewReno window inflation during recovery, packets.
+    /// What NewReno recovery adds to the algorithm's window, packets: ns-2's dupwnd_ less any cut of
+    /// cwnd_ itself by partial window deflation (tcp-newreno.cc:75), which delaycc holds here until
+    /// recovery ends. Kept as one number so the window costs one addition.
     inflation: f64,
+    /// ns-2's dupwnd_ during recovery.
+    dupwnd: f64,
     rwnd: u64,
-    pub rto: RtoEstimator,
+    pub rto: Rto,
+    pub mode: Mode,
+    limited_transmit: bool,
+    /// The partial-ACK timer rule and whether this recovery has had its first partial ACK.
+    first_partial_only: bool,
+    firstpartial: bool,
+    recovery_maxburst: u32,
+    guard: RecoverGuard,
+    /// ns-2 `partial_ack_` for the SACK recoveries.
+    partial_ack: bool,
+    /// Sending needs more than the window test: a SYN outstanding, SACK recovery, pacing, or a burst
+    /// limit in recovery. One flag keeps the common path to one test (`update_unusual`).
+    unusual: bool,
+    /// The SYN exchange: Some while the SYN is unacknowledged.
+    pub handshake: Option<Handshake>,
+    /// A SYN to transmit now (Some(retransmission)), emptied by the simulation like `txq`.
+    pub syn_tx: Option<bool>,
+    syn: bool,
+    sack_enabled: bool,
+    /// SACK recovery state (Sack1 and FastModule modes).
+    sk: Option<Box<SackSender>>,
     pub rto_deadline: Option<Time>,
     pub rto_event_pending: bool,
     /// Packets the simulation must transmit, filled by every call below and emptied by the simulation
@@ -75,6 +103,44 @@ pub struct Sender {
     pub pacer: Option<Pacer>,
     /// Only for algorithms that use delivery-rate samples (`rate_sample.rs`).
     rate: Option<Box<RateSampler>>,
+}
+
+/// The loss recovery a flow runs: its algorithm's `recovery()` combined with its `sack` setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Reno,
+    NewReno,
+    /// ns-2 Agent/TCP/Sack1 (tcp/tcp-sack1.cc).
+    Sack1,
+    /// The ns-2 FAST module's recovery (tcp/tcp-fast.cc); its scoreboard stays empty without SACK.
+    Fast,
+}
+
+/// The SYN in flight: when it was last sent, and whether it was sent more than once (Karn).
+#[derive(Clone, Copy, Debug)]
+pub struct Handshake {
+    pub sent_at: Time,
+    pub retransmitted: bool,
+}
+
+/// Sack1/FAST state (tcp-sack1.cc, tcp-fast.cc): scoreboard, pipe_, next_pkt_, timeout_, send times.
+#[derive(Debug, Default)]
+struct SackSender {
+    sb: Scoreboard,
+    pipe: i64,
+    next_pkt: u64,
+    /// ns-2 timeout_: after a timeout duplicate ACKs are ignored until a new ACK.
+    after_timeout: bool,
+    /// Latest retransmission time of unacknowledged packets (with `first_sent`, FAST's sendtime_).
+    last_retx: std::collections::BTreeMap<u64, Time>,
+}
+
+impl SackSender {
+    #[cold]
+    #[inline(never)]
+    fn note_retransmit(&mut self, seq: u64, now: Time) {
+        self.last_retx.insert(seq, now);
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -98,7 +164,15 @@ pub struct SenderStats {
 
 impl Sender {
     pub fn new(cc: Box<dyn CongestionControl>, cfg: &TransportConfig, limit: Option<u64>) -> Sender {
-        Sender {
+        let recovery = cc.recovery();
+        let sack = cfg.sack_for(recovery);
+        let mode = match (recovery, sack) {
+            (Recovery::FastModule, _) => Mode::Fast,
+            (_, true) => Mode::Sack1,
+            (Recovery::NewReno, false) => Mode::NewReno,
+            (Recovery::Reno, false) => Mode::Reno,
+        };
+        let mut s = Sender {
             snd_una: 0,
             snd_nxt: 0,
             max_sent: 0,
@@ -112,8 +186,22 @@ impl Sender {
             recover: 0,
             recover_guard: None,
             inflation: 0.0,
+            dupwnd: 0.0,
             rwnd: cfg.receiver_window,
-            rto: RtoEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            rto: Rto::new(cfg),
+            mode,
+            limited_transmit: cfg.limited_transmit,
+            first_partial_only: cfg.newreno_timer == PartialTimer::FirstPartial,
+            firstpartial: false,
+            recovery_maxburst: cfg.recovery_maxburst,
+            guard: cfg.recover_guard,
+            partial_ack: cfg.partial_ack,
+            unusual: false,
+            handshake: None,
+            syn_tx: None,
+            syn: cfg.syn,
+            sack_enabled: sack,
+            sk: matches!(mode, Mode::Sack1 | Mode::Fast).then(|| Box::new(SackSender::default())),
             rto_deadline: None,
             rto_event_pending: false,
             txq: Vec::with_capacity(4),
@@ -124,13 +212,21 @@ impl Sender {
             stats: SenderStats::default(),
             pacer: None,
             cc,
-        }
+        };
+        s.update_unusual();
+        s
+    }
+
+    /// Whether this flow's ACKs should carry SACK blocks.
+    pub fn sack(&self) -> bool {
+        self.sack_enabled
     }
 
     /// Spaces data packets at the algorithm's pacing rate from now on (packets of `packet_bytes` on the
     /// wire). Only worth calling for an algorithm that `paces()`.
     pub fn enable_pacing(&mut self, packet_bytes: u32) {
         self.pacer = Some(Pacer::new(packet_bytes));
+        self.update_unusual();
     }
 
     pub fn inflight(&self) -> u64 {
@@ -138,6 +234,7 @@ impl Sender {
     }
 
     /// The window the sender obeys now: the algorithm's, plus NewReno inflation, capped by the receiver.
+    #[inline(always)]
     pub fn effective_window(&self) -> u64 {
         // `as` truncates, which for w >= 1 is the floor; this avoids a libm call (x86-64 has no SSE4.1
         // rounding instruction by default). NaN, infinity and w < 1 give one packet, as before. Below
@@ -169,10 +266,42 @@ impl Sender {
         self.started = true;
         self.active = true;
         self.stats.cwnd_since = now;
+        if self.syn {
+            self.send_syn(now, false);
+        }
         self.try_send(now);
     }
 
-    /// The application stops offering data; outstanding packets are still delivered.
+    /// Sends the SYN (ns-2 output() of seqno 0 with syn_: header only, tcp/tcp.cc:710-716). It is not
+    /// data: it counts in no packet statistics.
+    fn send_syn(&mut self, now: Time, retransmitted: bool) {
+        self.handshake = Some(Handshake { sent_at: now, retransmitted });
+        self.unusual = true;
+        self.syn_tx = Some(retransmitted);
+        self.rto_deadline = Some(now + self.rto.rto());
+    }
+
+    /// The SYN's ACK arrived; `echo_tx_time` is the acknowledged SYN's send time. Data may flow from now
+    /// on with the algorithm's initial window (ns-2 sets cwnd_ = initial_window() on the ACK of seqno 0
+    /// when delay_growth_, tcp/tcp.cc:1829).
+    pub fn on_syn_ack(&mut self, now: Time, echo_tx_time: Time, echo_retransmit: bool) {
+        let Some(h) = self.handshake else { return };
+        self.handshake = None;
+        self.update_unusual();
+        let rtt = now.saturating_sub(echo_tx_time);
+        // The SYN is the first timed packet (rtt_seq_ 0); a retransmitted one is not timed (Karn).
+        if !h.retransmitted && !echo_retransmit {
+            self.rto.on_syn_sample(rtt, now);
+        }
+        self.rto_deadline = None;
+        self.cc.on_handshake(now, rtt);
+        self.try_send(now);
+        if self.rto_deadline.is_none() && self.snd_una < self.max_sent {
+            self.rto_deadline = Some(now + self.rto.rto());
+        }
+    }
+
+    /// Ends accounting of the window average (at the end of the run or when the transfer completes).
     pub fn stop(&mut self, now: Time) {
         self.account_cwnd(now);
         self.app_stopped = true;
@@ -212,6 +341,9 @@ impl Sender {
         self.stats.pkts_sent += 1;
         if retransmit {
             self.stats.retransmits += 1;
+            if let Some(sk) = &mut self.sk {
+                sk.note_retransmit(seq, now);
+            }
         }
         self.cc.on_send(now, seq, retransmit, inflight_at_send);
         if let Some(r) = &mut self.rate {
@@ -232,9 +364,32 @@ impl Sender {
         if !self.started {
             return;
         }
+        if self.unusual {
+            return self.try_send_unusual(now);
+        }
+        let wnd = self.effective_window();
+        while self.snd_nxt < self.snd_una + wnd {
+            if !self.send_next(now) {
+                break;
+            }
+        }
+    }
+
+    /// `try_send` for everything but a plain window-limited flow (see `unusual`).
+    #[inline(never)]
+    fn try_send_unusual(&mut self, now: Time) {
+        if self.handshake.is_some() {
+            return;
+        }
+        if self.sk.is_some() {
+            return self.send_much_sack(now);
+        }
         let wnd = self.effective_window();
         if self.pacer.is_some() {
             return self.try_send_paced(now, wnd);
+        }
+        if self.in_recovery && self.recovery_maxburst > 0 {
+            return self.try_send_burst(now, wnd);
         }
         while self.snd_nxt < self.snd_una + wnd {
             if !self.send_next(now) {
@@ -243,12 +398,33 @@ impl Sender {
         }
     }
 
+    /// Recomputes `unusual` after the state it summarises changed.
+    fn update_unusual(&mut self) {
+        self.unusual = self.handshake.is_some()
+            || self.sk.is_some()
+            || self.pacer.is_some()
+            || (self.in_recovery && self.recovery_maxburst > 0);
+    }
+
+    /// NewReno's sending during fast recovery: at most `recovery_maxburst` packets per ACK (ns-2
+    /// `send_much(0, 0, 2)`, tcp/tcp-newreno.cc:300-302).
+    #[inline(never)]
+    fn try_send_burst(&mut self, now: Time, wnd: u64) {
+        let mut n = 0;
+        while n < self.recovery_maxburst && self.snd_nxt < self.snd_una + wnd {
+            if !self.send_next(now) {
+                break;
+            }
+            n += 1;
+        }
+    }
+
     /// Sends the next packet in sequence (a new one, or one again after a timeout's go-back-N). Returns
     /// false when the application has nothing more to send.
     #[inline(always)]
     fn send_next(&mut self, now: Time) -> bool {
         let is_new = self.snd_nxt >= self.max_sent;
-        if is_new && (self.app_stopped || self.limit.is_some_and(|l| self.snd_nxt >= l)) {
+        if is_new && !self.has_new_data() {
             let pipe = self.inflight();
             if let Some(r) = &mut self.rate {
                 r.mark_app_limited(pipe);
@@ -257,9 +433,17 @@ impl Sender {
         }
         let seq = self.snd_nxt;
         self.snd_nxt += 1;
+        if is_new {
+            self.rto.on_send_new(seq, now);
+        }
         self.transmit(now, seq, !is_new);
         self.max_sent = self.max_sent.max(self.snd_nxt);
         true
+    }
+
+    #[inline(always)]
+    fn has_new_data(&self) -> bool {
+        !(self.app_stopped || self.limit.is_some_and(|l| self.snd_nxt >= l))
     }
 
     /// `try_send` for a paced flow: packets leave while the window allows and the pacer is ready, and
@@ -282,81 +466,97 @@ impl Sender {
         }
     }
 
+    /// Limited transmit (ns-2 `send_one()`, tcp/tcp.cc:1596; RFC 3042): on the first and second
+    /// duplicate ACK, one new packet if it lies within cwnd + dupacks of the cumulative ACK.
+    fn send_one(&mut self, now: Time) {
+        let cwnd = self.effective_window_no_rwnd();
+        if self.snd_nxt < self.snd_una + self.rwnd && self.snd_nxt < self.snd_una + cwnd + self.dupacks as u64
+        {
+            self.send_next(now);
+        }
+    }
+
+    fn effective_window_no_rwnd(&self) -> u64 {
+        let w = self.cc.window();
+        if w.is_finite() && w >= 1.0 {
+            w as u64
+        } else {
+            1
+        }
+    }
+
+    /// Whether a duplicate-ACK episode may start fast retransmit (RFC 6582 §3.2 step 1 after a timeout;
+    /// ns-2's `highest_ack_ > recover_` test, with its exception for a lost first data packet
+    /// (`bugfix_ss_ && highest_ack_ == 0`, tcp/tcp-newreno.cc:120)).
+    fn fast_retransmit_allowed(&self) -> bool {
+        if self.recover_guard.is_none_or(|g| self.snd_una > g) {
+            return true;
+        }
+        self.guard == RecoverGuard::Ns2
+            && self.mode != Mode::Fast
+            && self.snd_una == if self.syn { 0 } else { 1 }
+    }
+
+    /// Sets the guard at a timeout or fast retransmit (ns-2 `recover_ = maxseq_`).
+    fn set_guard(&mut self) {
+        self.recover_guard = Some(match self.guard {
+            RecoverGuard::Ns2 => self.max_sent,
+            RecoverGuard::Rfc6582 => self.max_sent - 1,
+        });
+    }
+
     /// Processes an ACK. The plain RTT sample is `now - echo_tx_time` when the triggering packet was a
-    /// first transmission (Karn's rule with timestamps).
-    #[inline]
-    pub fn on_ack(&mut self, now: Time, a: &AckInput) {
+    /// first transmission (Karn's rule with timestamps). `sack` holds the ACK's SACK blocks (empty for
+    /// flows without SACK).
+    #[inline(always)]
+    pub fn on_ack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+        if self.sk.is_some() {
+            return self.on_ack_sack(now, a, sack);
+        }
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         if a.ack > self.snd_una {
-            self.account_cwnd(now);
-            let acked = a.ack - self.snd_una;
-            self.first_sent.drain(..(acked as usize).min(self.first_sent.len()));
-            shrink_when_mostly_empty(&mut self.first_sent);
-            self.snd_una = a.ack;
-            // Inter-ACK delay of new ACKs (P003's IPD; duplicates are ignored).
-            if let Some(last) = self.last_new_ack {
-                let ipd = now - last;
-                self.stats.ipd_jitter = self.stats.ipd.map(|prev| ipd.abs_diff(prev));
-                self.stats.ipd = Some(ipd);
-            }
-            self.last_new_ack = Some(now);
-            if self.snd_nxt < self.snd_una {
-                self.snd_nxt = self.snd_una;
-            }
-            if let Some(r) = plain_rtt {
-                self.rto.on_sample(r);
-                self.stats.rtt_samples += 1;
-                self.stats.rtt_sum_ns += r as f64;
-                self.stats.rtt_min = Some(self.stats.rtt_min.map_or(r, |m| m.min(r)));
-                self.stats.last_rtt = Some(r);
-            }
-            self.dupacks = 0;
             let was_in_recovery = self.in_recovery;
-            let ends_recovery =
-                self.in_recovery && (self.snd_una > self.recover || !self.cc.newreno_recovery());
-            let rate = match &mut self.rate {
-                Some(r) => Some(r.on_ack(now, self.snd_una, self.snd_nxt - self.snd_una, self.stats.rtt_min)),
-                None => None,
-            };
-            let timestamps = plain_rtt.map(|_| AckTimestamps {
-                sent: a.echo_tx_time,
-                rcv_arrival: a.rcv_arrival,
-                rcv_leave: a.rcv_leave,
-                acked: now,
-            });
-            let ev = AckEvent {
-                now,
-                rtt: plain_rtt,
-                acked,
-                inflight_at_send: a.echo_inflight,
-                inflight: self.inflight(),
-                in_recovery: was_in_recovery,
-                snd_una: self.snd_una,
-                timestamps,
-                base_rtt: None,
-                rate,
-            };
-            self.cc.on_ack(&ev);
+            let ends_recovery = self.in_recovery && (a.ack > self.recover || self.mode == Mode::Reno);
+            let partial = was_in_recovery && !ends_recovery;
+            let acked = self.new_ack(now, a, plain_rtt, was_in_recovery, !partial);
             if ends_recovery {
                 self.in_recovery = false;
+                self.update_unusual();
                 self.inflation = 0.0;
+                self.dupwnd = 0.0;
+                self.firstpartial = false;
                 self.cc.on_recovery_exit(now, self.inflight());
-            } else if was_in_recovery {
-                // Partial ACK (RFC 6582 §3.2 step 5): retransmit the next hole, deflate by what was acked,
-                // add back one packet, and restart the timer.
-                self.inflation = (self.inflation - acked as f64).max(0.0) + 1.0;
+            } else if partial {
+                // Partial ACK (tcp-newreno.cc partialnewack, RFC 6582 §3.2 step 5): deflate by what was
+                // acked and add back one packet, retransmit the next hole.
+                let d = acked as f64;
+                let cut = self.dupwnd - self.inflation;
+                if self.dupwnd > d {
+                    self.dupwnd -= d - 1.0;
+                    self.inflation = self.dupwnd - cut;
+                } else {
+                    let cwnd = self.cc.window() - cut;
+                    let cut = cut + (d - self.dupwnd).min((cwnd - 1.0).max(0.0));
+                    self.dupwnd = 1.0;
+                    self.inflation = 1.0 - cut;
+                }
                 self.transmit(now, self.snd_una, true);
-                self.rto_deadline = Some(now + self.rto.rto());
+            } else {
+                self.firstpartial = false;
             }
             if self.done() {
-                self.rto_deadline = None;
-                if self.stats.completed_at.is_none() {
-                    self.stats.completed_at = Some(now);
-                    self.finish_accounting(now);
-                }
+                self.complete(now);
                 return;
             }
-            self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+            // newtimer(): restart while data is outstanding; with newreno_timer = "first_partial" a partial
+            // ACK restarts it only if it is the first of this recovery (tcp-newreno.cc:93).
+            if !partial || !self.first_partial_only || !self.firstpartial {
+                self.rto_deadline =
+                    if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+            }
+            if partial {
+                self.firstpartial = true;
+            }
             if !self.in_recovery && self.convergence.watching() {
                 let rtt = self.rto.srtt().unwrap_or(0);
                 self.convergence.on_ack(now, self.cc.window(), rtt);
@@ -369,13 +569,92 @@ impl Sender {
             self.cc.on_dupack(now);
             if self.in_recovery {
                 self.inflation += 1.0;
-            } else if self.dupacks == self.dupack_threshold
-                && self.recover_guard.is_none_or(|g| self.snd_una > g)
-            {
+                self.dupwnd += 1.0;
+            } else if self.dupacks == self.dupack_threshold && self.fast_retransmit_allowed() {
                 self.enter_recovery(now);
+            } else if self.dupacks < self.dupack_threshold && self.limited_transmit {
+                self.send_one(now);
             }
         }
         self.try_send(now);
+    }
+
+    /// The bookkeeping of a new cumulative ACK shared by every mode: the sent-time queues, the RTT
+    /// statistics, the timer sample, the algorithm's `on_ack`. `timer_sample` is false for partial ACKs,
+    /// which ns-2 does not time (partialnewack, tcp/tcp-newreno.cc:61). Returns the packets acked.
+    #[inline(always)]
+    fn new_ack(
+        &mut self,
+        now: Time,
+        a: &AckInput,
+        plain_rtt: Option<Time>,
+        was_in_recovery: bool,
+        timer_sample: bool,
+    ) -> u64 {
+        self.account_cwnd(now);
+        let acked = a.ack - self.snd_una;
+        self.first_sent.drain(..(acked as usize).min(self.first_sent.len()));
+        shrink_when_mostly_empty(&mut self.first_sent);
+        if let Some(sk) = &mut self.sk {
+            if !sk.last_retx.is_empty() {
+                sk.last_retx = sk.last_retx.split_off(&a.ack);
+            }
+        }
+        self.snd_una = a.ack;
+        // Inter-ACK delay of new ACKs (P003's IPD; duplicates are ignored).
+        if let Some(last) = self.last_new_ack {
+            let ipd = now - last;
+            self.stats.ipd_jitter = self.stats.ipd.map(|prev| ipd.abs_diff(prev));
+            self.stats.ipd = Some(ipd);
+        }
+        self.last_new_ack = Some(now);
+        if self.snd_nxt < self.snd_una {
+            self.snd_nxt = self.snd_una;
+        }
+        if timer_sample {
+            self.rto.on_new_ack(a.ack, now, plain_rtt);
+        } else {
+            self.rto.on_partial_ack(a.ack, plain_rtt);
+        }
+        if let Some(r) = plain_rtt {
+            self.stats.rtt_samples += 1;
+            self.stats.rtt_sum_ns += r as f64;
+            self.stats.rtt_min = Some(self.stats.rtt_min.map_or(r, |m| m.min(r)));
+            self.stats.last_rtt = Some(r);
+        }
+        self.dupacks = 0;
+        let rate = match &mut self.rate {
+            Some(r) => Some(r.on_ack(now, self.snd_una, self.snd_nxt - self.snd_una, self.stats.rtt_min)),
+            None => None,
+        };
+        let timestamps = plain_rtt.map(|_| AckTimestamps {
+            sent: a.echo_tx_time,
+            rcv_arrival: a.rcv_arrival,
+            rcv_leave: a.rcv_leave,
+            acked: now,
+        });
+        let ev = AckEvent {
+            now,
+            rtt: plain_rtt,
+            acked,
+            inflight_at_send: a.echo_inflight,
+            inflight: self.inflight(),
+            in_recovery: was_in_recovery,
+            snd_una: self.snd_una,
+            timestamps,
+            base_rtt: None,
+            rate,
+        };
+        self.cc.on_ack(&ev);
+        acked
+    }
+
+    fn complete(&mut self, now: Time) {
+        self.rto_deadline = None;
+        if self.stats.completed_at.is_none() {
+            self.stats.completed_at = Some(now);
+            self.finish_accounting(now);
+        }
     }
 
     fn enter_recovery(&mut self, now: Time) {
@@ -385,10 +664,219 @@ impl Sender {
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
         self.in_recovery = true;
+        self.update_unusual();
+        self.firstpartial = false;
         self.recover = self.max_sent - 1;
+        if self.guard == RecoverGuard::Ns2 {
+            self.set_guard();
+        }
+        // ns-2 dupwnd_ = numdupacks_ (tcp-newreno.cc:174); reset_rtx_timer(1, 0) stops RTT timing.
         self.inflation = self.dupack_threshold as f64;
+        self.dupwnd = self.inflation;
+        self.rto.stop_timing();
         self.transmit(now, self.snd_una, true);
         self.rto_deadline = Some(now + self.rto.rto());
+    }
+
+    /// An ACK of a flow in Sack1 or FAST mode (tcp/tcp-sack1.cc:95 recv, tcp/tcp-fast.cc:411 recv).
+    /// Out of line: it keeps the common path of `on_ack` small.
+    #[inline(never)]
+    fn on_ack_sack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+        let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
+        let sk = self.sk.as_mut().expect("sack state");
+        if !self.in_recovery {
+            if a.ack > self.snd_una {
+                self.firstpartial = false;
+                sk.after_timeout = false;
+                sk.sb.clear();
+                self.new_ack(now, a, plain_rtt, false, true);
+                if self.done() {
+                    return self.complete(now);
+                }
+                self.rto_deadline =
+                    if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+                if self.convergence.watching() {
+                    let rtt = self.rto.srtt().unwrap_or(0);
+                    self.convergence.on_ack(now, self.cc.window(), rtt);
+                }
+                self.try_send(now);
+            } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
+                self.cc.on_dupack(now);
+                if let Some(r) = &mut self.rate {
+                    r.on_dupack(now, self.max_sent - self.snd_una);
+                }
+                if sk.after_timeout {
+                    return;
+                }
+                sk.sb.update(self.snd_una, sack);
+                // A duplicate ACK counts only if its SACK blocks tell something new.
+                if sk.sb.changed() {
+                    self.dupacks += 1;
+                    if self.dupacks == self.dupack_threshold {
+                        if self.fast_retransmit_allowed() {
+                            self.enter_recovery_sack(now);
+                        }
+                    } else if self.dupacks < self.dupack_threshold && self.limited_transmit {
+                        self.send_one(now);
+                    }
+                }
+            }
+            return;
+        }
+        // Fast recovery.
+        sk.pipe -= 1;
+        if a.ack > self.recover {
+            self.in_recovery = false;
+            sk.after_timeout = false;
+            sk.sb.clear();
+            self.new_ack(now, a, plain_rtt, true, true);
+            self.cc.on_recovery_exit(now, self.inflight());
+            if self.done() {
+                return self.complete(now);
+            }
+            self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+        } else if a.ack > self.snd_una {
+            self.new_ack(now, a, plain_rtt, true, false);
+            let sk = self.sk.as_mut().expect("sack state");
+            sk.sb.update(self.snd_una, sack);
+            if self.partial_ack {
+                // partial_ack_action(): two packets, the next unSACKed ones from next_pkt_.
+                self.partial_ack_action(now);
+                self.sk.as_mut().expect("sack state").pipe += 1;
+                if !self.firstpartial {
+                    self.rto_deadline = Some(now + self.rto.rto());
+                    self.rto.reset_backoff();
+                    self.firstpartial = true;
+                }
+            } else {
+                self.sk.as_mut().expect("sack state").pipe -= 1;
+                self.rto_deadline = Some(now + self.rto.rto());
+                self.rto.reset_backoff();
+            }
+        } else if a.ack == self.snd_una {
+            self.cc.on_dupack(now);
+            if !sk.after_timeout {
+                sk.sb.update(self.snd_una, sack);
+                if sk.sb.changed() && self.dupacks > 0 {
+                    self.dupacks += 1;
+                }
+            }
+        }
+        self.try_send(now);
+    }
+
+    /// `dupack_action()`'s sack_action (tcp/tcp-sack1.cc:327, tcp/tcp-fast.cc:639).
+    fn enter_recovery_sack(&mut self, now: Time) {
+        self.account_cwnd(now);
+        self.stats.fast_retransmits += 1;
+        self.convergence.on_loss(now, self.cc.window());
+        let inflight = self.max_sent - self.snd_una;
+        self.recover = self.max_sent - 1;
+        self.set_guard();
+        let sk = self.sk.as_mut().expect("sack state");
+        // pipe_ = maxseq_ - highest_ack_ - numdupacks_ (LimTransmitFix_ false).
+        sk.pipe = inflight as i64 - self.dupack_threshold as i64;
+        sk.sb.mark_retran(self.snd_una);
+        self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
+        self.in_recovery = true;
+        self.firstpartial = false;
+        self.rto.stop_timing();
+        self.rto_deadline = Some(now + self.rto.rto());
+        self.transmit(now, self.snd_una, true);
+    }
+
+    fn partial_ack_action(&mut self, now: Time) {
+        let sk = self.sk.as_mut().expect("sack state");
+        if sk.next_pkt < self.snd_una {
+            sk.next_pkt = self.snd_una;
+        }
+        for _ in 0..2 {
+            let sk = self.sk.as_mut().expect("sack state");
+            if let Some(n) = sk.sb.next_unacked(sk.next_pkt) {
+                if n > sk.next_pkt {
+                    sk.next_pkt = n;
+                }
+            }
+            let seq = sk.next_pkt;
+            sk.sb.mark_retran(seq);
+            sk.next_pkt += 1;
+            if seq >= self.max_sent && !self.has_new_data() {
+                break;
+            }
+            if self.snd_nxt <= seq {
+                self.snd_nxt = seq + 1;
+            }
+            if seq >= self.max_sent {
+                self.rto.on_send_new(seq, now);
+            }
+            self.transmit(now, seq, seq < self.max_sent);
+            self.max_sent = self.max_sent.max(seq + 1);
+        }
+    }
+
+    /// `send_much()` of Sack1 and FAST (tcp/tcp-sack1.cc:422, tcp/tcp-fast.cc:745): outside recovery
+    /// the window limits; in recovery pipe_ < cwnd_, holes first (and for FAST, first of all a packet
+    /// unacknowledged for `stale_after()`), then new data within the receiver's window.
+    #[inline(never)]
+    fn send_much_sack(&mut self, now: Time) {
+        let stale_after =
+            if self.mode == Mode::Fast && self.in_recovery { self.cc.stale_after() } else { None };
+        let mut wakeup = None;
+        loop {
+            // A paced flow also waits for its pacer (ns-2's agents do not pace; see docs, Pacing).
+            if let Some(p) = &self.pacer {
+                if !p.ready(now) {
+                    wakeup = Some(p.next_send());
+                    break;
+                }
+            }
+            let cwnd = self.effective_window_no_rwnd();
+            let sk = self.sk.as_mut().expect("sack state");
+            let open = if self.in_recovery {
+                sk.pipe < cwnd as i64
+            } else {
+                self.snd_nxt < self.snd_una + cwnd.min(self.rwnd)
+            };
+            if !open {
+                break;
+            }
+            let mut xmit = None;
+            if let Some(stale) = stale_after {
+                // The evident intent of tcp-fast.cc:768 (GetNextUnacked(last_ack_) as written returns
+                // the last *acknowledged* packet): resend the oldest unacknowledged packet if it has
+                // been out for longer than `stale_after`.
+                if let Some(u) = sk.sb.next_unacked(self.snd_una) {
+                    let idx = (u - self.snd_una) as usize;
+                    let last = sk.last_retx.get(&u).copied().or_else(|| self.first_sent.get(idx).copied());
+                    if u < self.max_sent && last.is_some_and(|t| now.saturating_sub(t) > stale) {
+                        xmit = Some(u);
+                    }
+                }
+            }
+            let xmit = xmit.or_else(|| if self.in_recovery { sk.sb.next_retran() } else { None });
+            match xmit {
+                Some(seq) if seq < self.snd_una + self.rwnd => {
+                    sk.sb.mark_retran(seq);
+                    if self.in_recovery {
+                        sk.pipe += 1;
+                    }
+                    self.transmit(now, seq, true);
+                }
+                Some(_) => break,
+                None => {
+                    let limit = if self.in_recovery { self.rwnd } else { cwnd.min(self.rwnd) };
+                    if self.snd_nxt >= self.snd_una + limit || !self.send_next(now) {
+                        break;
+                    }
+                    if self.in_recovery {
+                        self.sk.as_mut().expect("sack state").pipe += 1;
+                    }
+                }
+            }
+        }
+        if let Some(p) = &mut self.pacer {
+            p.wakeup = wakeup;
+        }
     }
 
     /// The RTO event fired. Returns true if it was a real timeout (not a stale or rescheduled timer).
@@ -396,6 +884,18 @@ impl Sender {
         match self.rto_deadline {
             Some(d) if d <= now => {}
             _ => return false,
+        }
+        if let Some(h) = self.handshake {
+            // The SYN was lost: back off and send it again. ns-2 also halves ssthresh, restarts cwnd at
+            // one and drops windowInit_ to 1 (tcp/tcp.cc:1899-1912, bugfix_ss_): `on_timeout` with one
+            // packet in flight does the same to the algorithm's window.
+            let _ = h;
+            self.account_cwnd(now);
+            self.stats.timeouts += 1;
+            self.cc.on_timeout(now, 1);
+            self.rto.on_timeout(true);
+            self.send_syn(now, true);
+            return true;
         }
         if self.snd_una >= self.max_sent {
             self.rto_deadline = None;
@@ -409,11 +909,18 @@ impl Sender {
         if let Some(r) = &mut self.rate {
             r.on_timeout();
         }
-        self.rto.on_timeout();
+        // The FAST module's timeout does not back the timer off (reset_rtx_timer(0, 0), tcp-fast.cc:732).
+        self.rto.on_timeout(self.mode != Mode::Fast);
+        if let Some(sk) = &mut self.sk {
+            sk.after_timeout = true;
+            sk.sb.clear();
+        }
         self.in_recovery = false;
+        self.update_unusual();
         self.inflation = 0.0;
+        self.dupwnd = 0.0;
         self.dupacks = 0;
-        self.recover_guard = Some(self.max_sent - 1);
+        self.set_guard();
         self.snd_nxt = self.snd_una;
         self.rto_deadline = None;
         self.try_send(now);
@@ -429,10 +936,15 @@ mod tests {
     use super::*;
     use crate::cc::{algorithm, FlowContext};
 
+    /// The transport before profiles: no SYN, RFC 6298 timer, no limited transmit.
+    fn legacy() -> TransportConfig {
+        TransportConfig { limited_transmit: false, rtt_tick: 1, ..TransportConfig::linux() }
+    }
+
     fn newreno(iw: f64) -> Sender {
         let a = algorithm("newreno").unwrap();
         let cc = (a.build)(&a.defaults(), &FlowContext::new(iw));
-        let mut s = Sender::new(cc, &TransportConfig::default(), None);
+        let mut s = Sender::new(cc, &legacy(), None);
         s.start(0);
         s
     }
@@ -453,11 +965,11 @@ mod tests {
         let mut s = newreno(1.0);
         assert_eq!(s.txq.len(), 1);
         s.txq.clear();
-        s.on_ack(100, &ack(1, 0));
+        s.on_ack(100, &ack(1, 0), &[]);
         assert_eq!(s.txq.len(), 2);
         s.txq.clear();
-        s.on_ack(200, &ack(2, 100));
-        s.on_ack(200, &ack(3, 100));
+        s.on_ack(200, &ack(2, 100), &[]);
+        s.on_ack(200, &ack(3, 100), &[]);
         assert_eq!(s.txq.len(), 4);
         assert_eq!(s.cc.window(), 4.0);
     }
@@ -469,7 +981,7 @@ mod tests {
         s.txq.clear();
         // Packets 0 and 5 lost: ACKs for 1..4 are dupacks of 0.
         for _ in 0..3 {
-            s.on_ack(100, &ack(0, 0));
+            s.on_ack(100, &ack(0, 0), &[]);
         }
         assert!(s.in_recovery);
         // 10 outstanding, 3 of them reported delivered by the duplicate ACKs: 7 in the network.
@@ -477,11 +989,11 @@ mod tests {
         assert_eq!(s.cc.window(), 5.0);
         s.txq.clear();
         // Partial ACK up to 5: retransmit 5 and stay in recovery.
-        s.on_ack(200, &AckInput { echo_retransmit: true, ..ack(5, 100) });
+        s.on_ack(200, &AckInput { echo_retransmit: true, ..ack(5, 100) }, &[]);
         assert!(s.in_recovery);
         assert!(s.txq.iter().any(|t| t.seq == 5 && t.retransmit));
         // Full ACK: leave recovery with cwnd = ssthresh.
-        s.on_ack(300, &AckInput { echo_retransmit: true, ..ack(s.max_sent, 200) });
+        s.on_ack(300, &AckInput { echo_retransmit: true, ..ack(s.max_sent, 200) }, &[]);
         assert!(!s.in_recovery);
         assert_eq!(s.cc.window(), 5.0);
         assert_eq!(s.stats.fast_retransmits, 1);
@@ -504,9 +1016,9 @@ mod tests {
     #[test]
     fn karn_rule_skips_retransmitted_samples() {
         let mut s = newreno(2.0);
-        s.on_ack(100, &AckInput { echo_retransmit: true, ..ack(1, 0) });
+        s.on_ack(100, &AckInput { echo_retransmit: true, ..ack(1, 0) }, &[]);
         assert_eq!(s.stats.rtt_samples, 0);
-        s.on_ack(150, &ack(2, 50));
+        s.on_ack(150, &ack(2, 50), &[]);
         assert_eq!(s.stats.last_rtt, Some(100));
     }
 
@@ -514,12 +1026,338 @@ mod tests {
     fn finite_transfer_stops_at_its_limit() {
         let a = algorithm("newreno").unwrap();
         let cc = (a.build)(&a.defaults(), &FlowContext::new(10.0));
-        let mut s = Sender::new(cc, &TransportConfig::default(), Some(3));
+        let mut s = Sender::new(cc, &legacy(), Some(3));
         s.start(0);
         assert_eq!(s.txq.len(), 3);
-        s.on_ack(10, &ack(3, 0));
+        s.on_ack(10, &ack(3, 0), &[]);
         assert!(s.done());
         assert_eq!(s.stats.completed_at, Some(10));
         assert_eq!(s.rto_deadline, None);
+    }
+
+    // ---- ns-2 profile, SACK and FAST-module recovery ----
+
+    use crate::cc::Recovery;
+    use crate::transport::receiver::{Echo, Receiver};
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    const MS: Time = 1_000_000;
+
+    /// A window that grows by one per ACK up to its initial size, halves on loss and drops to one on
+    /// timeout; records the handshake.
+    struct TestCc {
+        w: f64,
+        cap: f64,
+        recovery: Recovery,
+        handshake: Seen,
+        stale: Option<Time>,
+    }
+
+    impl CongestionControl for TestCc {
+        fn window(&self) -> f64 {
+            self.w
+        }
+        fn on_ack(&mut self, a: &AckEvent) {
+            if !a.in_recovery {
+                self.w = (self.w + a.acked as f64).min(self.cap);
+            }
+        }
+        fn on_loss(&mut self, _: &LossEvent) {
+            self.w = (self.w / 2.0).max(2.0);
+        }
+        fn on_recovery_exit(&mut self, _: Time, _: u64) {}
+        fn on_timeout(&mut self, _: Time, _: u64) {
+            self.w = 1.0;
+        }
+        fn recovery(&self) -> Recovery {
+            self.recovery
+        }
+        fn on_handshake(&mut self, now: Time, rtt: Time) {
+            self.handshake.set(Some((now, rtt)));
+        }
+        fn stale_after(&self) -> Option<Time> {
+            self.stale
+        }
+    }
+
+    /// What `on_handshake` was called with: (now, rtt).
+    type Seen = Rc<Cell<Option<(Time, Time)>>>;
+
+    fn test_cc(w: f64, recovery: Recovery) -> (Box<TestCc>, Seen) {
+        let h = Rc::new(Cell::new(None));
+        (Box::new(TestCc { w, cap: w, recovery, handshake: h.clone(), stale: None }), h)
+    }
+
+    fn ns2_nosyn() -> TransportConfig {
+        TransportConfig { syn: false, ..TransportConfig::ns2() }
+    }
+
+    #[test]
+    fn syn_handshake_opens_with_the_initial_window_and_reports_its_rtt() {
+        let (cc, hs) = test_cc(2.0, Recovery::NewReno);
+        let mut s = Sender::new(cc, &TransportConfig::ns2(), None);
+        s.start(0);
+        // Only the SYN leaves; the first timer is rtxcur_init_ = 3 s.
+        assert!(s.txq.is_empty());
+        assert_eq!(s.syn_tx.take(), Some(false));
+        assert_eq!(s.rto_deadline, Some(3000 * MS));
+        assert_eq!(s.stats.pkts_sent, 0, "the SYN is not a data packet");
+        s.txq.clear();
+        s.try_send(50 * MS);
+        assert!(s.txq.is_empty(), "no data before the SYN is acknowledged");
+        s.on_syn_ack(100 * MS, 0, false);
+        assert_eq!(hs.get(), Some((100 * MS, 100 * MS)));
+        assert_eq!(s.txq.iter().map(|t| t.seq).collect::<Vec<_>>(), vec![0, 1], "windowInit_ 2");
+        assert_eq!(s.stats.pkts_sent, 2);
+        // The SYN was timed: 10 ticks -> t_srtt 80, t_rttvar 20 -> RTO 300 ms from the data's send.
+        assert_eq!(s.rto.rto(), 300 * MS);
+        assert_eq!(s.rto_deadline, Some(400 * MS));
+    }
+
+    #[test]
+    fn a_lost_syn_is_resent_after_three_seconds_and_not_timed() {
+        let (cc, hs) = test_cc(2.0, Recovery::NewReno);
+        let mut s = Sender::new(cc, &TransportConfig::ns2(), None);
+        s.start(0);
+        s.txq.clear();
+        s.syn_tx = None;
+        assert!(s.on_rto_timer(3000 * MS));
+        assert!(s.txq.is_empty());
+        assert_eq!(s.syn_tx, Some(true), "the SYN again");
+        assert_eq!(s.rto_deadline, Some(9000 * MS), "backed off to 6 s");
+        assert_eq!(s.cc.window(), 1.0, "ns-2 restarts from one packet (wnd_init_ = 1)");
+        s.txq.clear();
+        s.on_syn_ack(9100 * MS, 3000 * MS, true);
+        assert_eq!(hs.get(), Some((9100 * MS, 6100 * MS)));
+        assert_eq!(s.txq.len(), 1);
+        assert_eq!(s.rto.rto(), 6000 * MS, "no sample from a resent SYN: still backed off");
+        assert_eq!(s.stats.timeouts, 1);
+        assert_eq!(s.stats.pkts_sent, 1);
+    }
+
+    #[test]
+    fn limited_transmit_sends_one_new_packet_per_early_duplicate() {
+        let (cc, _) = test_cc(4.0, Recovery::NewReno);
+        let mut s = Sender::new(cc, &ns2_nosyn(), None);
+        s.start(0);
+        assert_eq!(s.snd_nxt, 4);
+        s.txq.clear();
+        s.on_ack(100, &ack(0, 0), &[]);
+        assert_eq!(s.txq.iter().map(|t| (t.seq, t.retransmit)).collect::<Vec<_>>(), vec![(4, false)]);
+        s.on_ack(110, &ack(0, 0), &[]);
+        assert_eq!(s.txq.iter().map(|t| t.seq).collect::<Vec<_>>(), vec![4, 5]);
+        s.txq.clear();
+        s.on_ack(120, &ack(0, 0), &[]);
+        assert_eq!(s.txq[0], TxRequest { seq: 0, retransmit: true, inflight_at_send: 3, first_sent: 0 });
+        assert!(s.in_recovery);
+        // Off: nothing new on the first two duplicates.
+        let (cc, _) = test_cc(4.0, Recovery::NewReno);
+        let mut s = Sender::new(cc, &TransportConfig { limited_transmit: false, ..ns2_nosyn() }, None);
+        s.start(0);
+        s.txq.clear();
+        s.on_ack(100, &ack(0, 0), &[]);
+        s.on_ack(110, &ack(0, 0), &[]);
+        assert!(s.txq.is_empty());
+    }
+
+    /// Losses at 0, 3 and 6 of a 10-packet window: recovery at t = 100 ms, partial ACKs at 200 and 300.
+    fn partial_ack_deadlines(timer: PartialTimer) -> (Option<Time>, Option<Time>) {
+        let (cc, _) = test_cc(10.0, Recovery::NewReno);
+        let cfg = TransportConfig { newreno_timer: timer, limited_transmit: false, ..ns2_nosyn() };
+        let mut s = Sender::new(cc, &cfg, None);
+        s.start(0);
+        for _ in 0..3 {
+            s.on_ack(100 * MS, &ack(0, 0), &[]);
+        }
+        assert!(s.in_recovery);
+        let rto = s.rto.rto();
+        s.on_ack(200 * MS, &AckInput { echo_retransmit: true, ..ack(3, 100 * MS) }, &[]);
+        assert!(s.in_recovery);
+        let first = s.rto_deadline;
+        assert_eq!(first, Some(200 * MS + rto), "the first partial ACK restarts the timer");
+        s.on_ack(300 * MS, &AckInput { echo_retransmit: true, ..ack(6, 200 * MS) }, &[]);
+        assert!(s.in_recovery);
+        (first, s.rto_deadline)
+    }
+
+    #[test]
+    fn impatient_timer_restarts_only_on_the_first_partial_ack() {
+        let (first, second) = partial_ack_deadlines(PartialTimer::FirstPartial);
+        assert_eq!(second, first, "newreno_changes1_: later partial ACKs leave the timer running");
+        let (first, second) = partial_ack_deadlines(PartialTimer::EveryPartial);
+        assert_eq!(second, first.map(|d| d + 100 * MS));
+    }
+
+    #[test]
+    fn partial_window_deflation_as_ns2() {
+        let (cc, _) = test_cc(10.0, Recovery::NewReno);
+        let cfg = TransportConfig { limited_transmit: false, ..ns2_nosyn() };
+        let mut s = Sender::new(cc, &cfg, None);
+        s.start(0);
+        for _ in 0..4 {
+            s.on_ack(100 * MS, &ack(0, 0), &[]);
+        }
+        // cwnd 5, dupwnd_ 3 + 1.
+        assert_eq!(s.effective_window(), 9);
+        // Partial ACK of 2 packets: dupwnd_ 4 > 2 -> dupwnd_ -= 1.
+        s.on_ack(200 * MS, &AckInput { echo_retransmit: true, ..ack(2, 0) }, &[]);
+        assert_eq!(s.effective_window(), 8);
+        // Partial ACK of 6 packets: dupwnd_ 3 <= 6 -> cwnd_ -= 3, dupwnd_ = 1: window 2 + 1.
+        s.on_ack(300 * MS, &AckInput { echo_retransmit: true, ..ack(8, 0) }, &[]);
+        assert_eq!(s.effective_window(), 3);
+    }
+
+    /// A path for whole-recovery tests: data takes `serial` per packet at the bottleneck plus `owd`, ACKs
+    /// `owd` back; first transmissions of `drops` are lost. Returns the sender at `until` and the time
+    /// the last loss was repaired (snd_una passed the highest dropped packet).
+    fn run_path(mut s: Sender, drops: &[u64], until: Time) -> (Sender, Option<Time>) {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        const OWD: Time = 50 * MS;
+        const SERIAL: Time = MS;
+        #[derive(PartialEq, Eq, PartialOrd, Ord)]
+        enum Ev {
+            Data(u64, Time, bool),
+            Ack(u64, Time, bool, Vec<(u64, u64)>),
+        }
+        let sack = s.sack();
+        let mut rx = Receiver::new(false, 0);
+        if sack {
+            rx.enable_sack();
+        }
+        let mut q: BinaryHeap<Reverse<(Time, u64, Ev)>> = BinaryHeap::new();
+        let mut n = 0u64;
+        let mut last_dep = 0;
+        let mut repaired = None;
+        let last_drop = drops.iter().max().copied().unwrap_or(0);
+        s.start(0);
+        let mut now = 0;
+        loop {
+            for tx in s.txq.drain(..) {
+                last_dep = last_dep.max(now) + SERIAL;
+                if tx.retransmit || !drops.contains(&tx.seq) {
+                    n += 1;
+                    q.push(Reverse((last_dep + OWD, n, Ev::Data(tx.seq, now, tx.retransmit))));
+                }
+            }
+            let next = q.peek().map(|Reverse((t, _, _))| *t);
+            match (s.rto_deadline, next) {
+                (Some(d), n) if n.is_none_or(|n| d < n) => {
+                    now = d;
+                    if now > until {
+                        break;
+                    }
+                    s.on_rto_timer(now);
+                    continue;
+                }
+                (_, None) => break,
+                _ => {}
+            }
+            let Reverse((t, _, ev)) = q.pop().unwrap();
+            now = t;
+            if now > until {
+                break;
+            }
+            match ev {
+                Ev::Data(seq, sent, retx) => {
+                    let echo = Echo { tx_time: sent, inflight_at_send: 1, retransmit: retx, arrival: now };
+                    rx.on_data(now, seq, 1000, echo);
+                    let blocks = rx.sack_blocks().as_slice().to_vec();
+                    n += 1;
+                    q.push(Reverse((now + OWD, n, Ev::Ack(rx.rcv_nxt, sent, retx, blocks))));
+                }
+                Ev::Ack(a, sent, retx, blocks) => {
+                    let input = AckInput { echo_retransmit: retx, ..ack(a, sent) };
+                    s.on_ack(now, &input, &blocks);
+                    if repaired.is_none() && s.snd_una > last_drop {
+                        repaired = Some(now);
+                    }
+                }
+            }
+        }
+        (s, repaired)
+    }
+
+    fn sender(recovery: Recovery, w: f64, cfg: &TransportConfig) -> Sender {
+        Sender::new(test_cc(w, recovery).0, cfg, Some(200))
+    }
+
+    #[test]
+    fn sack1_repairs_three_losses_in_one_round_where_newreno_needs_three() {
+        // A window of 20 packets, 100 ms RTT; packets 5, 8 and 11 lost. Recovery starts at 110 ms (third
+        // duplicate ACK), the window halves to 10. Without limited transmit: ns-2's pipe_ (LimTransmitFix_
+        // false) would count its two packets as in flight and hold the retransmissions back a round.
+        let drops = [5, 8, 11];
+        let base = TransportConfig { limited_transmit: false, ..ns2_nosyn() };
+        let sack = TransportConfig { sack: Some(true), ..base.clone() };
+        let (s, t_sack) = run_path(sender(Recovery::NewReno, 20.0, &sack), &drops, 2000 * MS);
+        let (n, t_newreno) = run_path(sender(Recovery::NewReno, 20.0, &base), &drops, 2000 * MS);
+        assert_eq!((s.stats.timeouts, s.stats.fast_retransmits), (0, 1));
+        assert_eq!((n.stats.timeouts, n.stats.fast_retransmits), (0, 1));
+        let (t_sack, t_newreno) = (t_sack.unwrap(), t_newreno.unwrap());
+        // Sack1 resends all three holes at once: repaired one RTT after the fast retransmit.
+        assert!(t_sack < 240 * MS, "Sack1 repaired at {} ms", t_sack / MS);
+        // NewReno learns of one hole per partial ACK: three round trips.
+        assert!(t_newreno > 400 * MS, "NewReno repaired at {} ms", t_newreno / MS);
+        assert_eq!(s.stats.retransmits, 3);
+        assert_eq!(s.snd_una, 200);
+        assert_eq!(n.snd_una, 200);
+    }
+
+    #[test]
+    fn fast_module_without_sack_only_times_out_and_with_sack_retransmits_fast() {
+        let (cc, _) = test_cc(20.0, Recovery::FastModule);
+        let (s, _) = run_path(Sender::new(cc, &ns2_nosyn_sack(false), Some(100)), &[5], 5000 * MS);
+        assert!(!s.sack());
+        assert_eq!(s.stats.fast_retransmits, 0, "no SACK scoreboard changes, no duplicate ACKs");
+        assert!(s.stats.timeouts >= 1);
+        assert_eq!(s.snd_una, 100);
+        let (cc, _) = test_cc(20.0, Recovery::FastModule);
+        let cfg = TransportConfig { sack: None, ..ns2_nosyn() };
+        let (s, _) = run_path(Sender::new(cc, &cfg, Some(100)), &[5], 5000 * MS);
+        assert!(s.sack(), "sack defaults to on for the FAST module");
+        assert_eq!((s.stats.fast_retransmits, s.stats.timeouts), (1, 0));
+        assert_eq!(s.snd_una, 100);
+    }
+
+    fn ns2_nosyn_sack(sack: bool) -> TransportConfig {
+        TransportConfig { sack: Some(sack), ..ns2_nosyn() }
+    }
+
+    #[test]
+    fn fast_module_timeout_does_not_back_off() {
+        let (cc, _) = test_cc(4.0, Recovery::FastModule);
+        let mut s = Sender::new(cc, &ns2_nosyn(), None);
+        s.start(0);
+        let d = s.rto_deadline.unwrap();
+        assert!(s.on_rto_timer(d));
+        assert_eq!(s.rto_deadline, Some(2 * d), "same RTO again (reset_rtx_timer(0, 0))");
+    }
+
+    /// In FAST-module recovery, a packet out for longer than `stale_after()` is resent before anything else.
+    #[test]
+    fn fast_module_resends_a_stale_packet_first() {
+        let run = |stale: Option<Time>| {
+            let (mut cc, _) = test_cc(10.0, Recovery::FastModule);
+            cc.stale = stale;
+            let cfg = TransportConfig { limited_transmit: false, ..ns2_nosyn() };
+            let mut s = Sender::new(cc, &cfg, None);
+            s.start(0);
+            for (i, t) in [(2, 100), (3, 101), (4, 102)] {
+                s.on_ack(t * MS, &ack(0, 0), &[(1, i)]);
+            }
+            assert!(s.in_recovery);
+            assert_eq!(s.txq.last().map(|t| (t.seq, t.retransmit)), Some((0, true)));
+            s.txq.clear();
+            // pipe 10 - 3 = 7, cwnd 5: the third duplicate after these frees a slot.
+            for (i, t) in [(5, 200), (6, 201), (7, 202)] {
+                s.on_ack(t * MS, &ack(0, 0), &[(1, i)]);
+            }
+            s.txq.iter().map(|t| (t.seq, t.retransmit)).collect::<Vec<_>>()
+        };
+        assert_eq!(run(Some(50 * MS)), vec![(0, true)], "0 has been out 102 ms > 50 ms");
+        assert_eq!(run(Some(500 * MS)), vec![(10, false)]);
+        assert_eq!(run(None), vec![(10, false)]);
     }
 }

@@ -108,3 +108,10 @@ pub fn window_mean(values: &[f64], from_s: f64, to_s: f64) -> f64 {
     let xs: Vec<f64> = values[a..b].iter().copied().filter(|x| x.is_finite()).collect();
     mean(&xs)
 }
+
+/// Pins the transport these tests were written for (before profiles): the `linux` profile with an
+/// initial window of one, no limited transmit and a nanosecond RTT clock. Their expectations depend on
+/// it (initial window, SYN, timer values); the ns-2 default is tested in the transport's own tests.
+pub fn legacy_transport(text: &str) -> String {
+    format!("profile = \"linux\"\n{text}\n[transport]\ninitial_window = 1\nlimited_transmit = false\nrtt_tick = \"1ns\"\n")
+}

@@ -1,0 +1,368 @@
+//! SACK as ns-2.35 does it: the receiver's block choice (`Sacker::append_ack`, tcp/tcp-sink.cc:605) and the
+//! sender's scoreboard (`ScoreBoardRQ`, tcp/scoreboard-rq.cc, used by Agent/TCP/Sack1 and the FAST
+//! module). Blocks are half-open packet ranges [left, right), as ns-2's `sa_left`/`sa_right`.
+//!
+//! ACK packets do not carry the blocks: the packet stays small for flows without SACK. The receiver's
+//! blocks go into a per-flow `SackLog` keyed by a serial number that the ACK carries in its (otherwise
+//! unused) `first_sent` field; the sender looks them up when the ACK arrives.
+
+use std::collections::VecDeque;
+
+/// ns-2 `maxSackBlocks_ 3` (tcl/lib/ns-default.tcl:1075).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// Bytes each block adds to an ACK (`ch->size() += sack_index * 8`, tcp/tcp-sink.cc:755).
+pub const SACK_BLOCK_BYTES: u32 = 8;
+
+/// Up to three SACK blocks, most recent first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    pub n: u8,
+    pub b: [(u64, u64); MAX_SACK_BLOCKS],
+}
+
+impl SackBlocks {
+    pub fn as_slice(&self) -> &[(u64, u64)] {
+        &self.b[..self.n as usize]
+    }
+    fn push(&mut self, l: i64, r: i64) {
+        self.b[self.n as usize] = (l as u64, r as u64);
+        self.n += 1;
+    }
+}
+
+/// The receiver's memory of recent blocks (ns-2 `SackStack`, tcp/tcp-sink.cc:483), -1 = empty.
+#[derive(Clone, Debug)]
+pub struct Sacker {
+    stack: [(i64, i64); MAX_SACK_BLOCKS],
+    cnt: usize,
+}
+
+impl Default for Sacker {
+    fn default() -> Self {
+        Sacker { stack: [(-1, -1); MAX_SACK_BLOCKS], cnt: 0 }
+    }
+}
+
+impl Sacker {
+    fn reset(&mut self) {
+        self.stack = [(-1, -1); MAX_SACK_BLOCKS];
+        self.cnt = 0;
+    }
+    fn pop(&mut self, n: usize) {
+        let mut i = n;
+        while i + 1 < self.cnt {
+            self.stack[i] = self.stack[i + 1];
+            i += 1;
+        }
+        self.stack[i] = (-1, -1);
+        self.cnt -= 1;
+    }
+    fn push(&mut self, e: (i64, i64)) {
+        if self.cnt >= MAX_SACK_BLOCKS {
+            self.cnt = MAX_SACK_BLOCKS - 1;
+        }
+        let mut i = self.cnt;
+        while i > 0 {
+            self.stack[i] = self.stack[i - 1];
+            i -= 1;
+        }
+        self.cnt += 1;
+        self.stack[0] = e;
+    }
+
+    /// `Sacker::append_ack`: the blocks of the ACK for packet `old` (generateDSacks_ false). `cum` is
+    /// the last in-order packet (-1: none), `maxseen` the highest received, `seen(i)` whether packet i
+    /// has arrived, `is_dup` whether `old` had arrived before.
+    pub fn blocks(
+        &mut self,
+        old: i64,
+        cum: i64,
+        maxseen: i64,
+        is_dup: bool,
+        seen: impl Fn(i64) -> bool,
+    ) -> SackBlocks {
+        let mut out = SackBlocks::default();
+        if cum >= maxseen && self.cnt != 0 {
+            self.reset();
+            return out;
+        }
+        if !(cum < maxseen || is_dup) {
+            return out;
+        }
+        // First block: the one holding the packet just received.
+        let mut right = -1;
+        for i in old..=maxseen {
+            if !seen(i) {
+                right = i;
+                break;
+            }
+        }
+        if right == -1 {
+            right = maxseen + 1;
+        }
+        let mut left = -1;
+        if old <= cum {
+            left = 0;
+        } else {
+            let mut i = right - 1;
+            while i > cum {
+                if !seen(i) {
+                    left = i + 1;
+                    break;
+                }
+                i -= 1;
+            }
+            out.push(left, right);
+        }
+        let recent = (left, right);
+        // Then the most recent earlier blocks, skipping those the first one covers.
+        let mut k = 0;
+        while (out.n as usize) < MAX_SACK_BLOCKS && k < MAX_SACK_BLOCKS {
+            let (l, r) = self.stack[k];
+            if l < 0 || r < 0 || r > maxseen + 1 {
+                break;
+            }
+            if recent.0 <= l && recent.1 >= r {
+                self.pop(k);
+                continue;
+            }
+            out.push(l, r);
+            k += 1;
+        }
+        if old > cum {
+            self.push(recent);
+        }
+        out
+    }
+}
+
+/// Blocks sent with ACKs and not yet read by the sender, keyed by the ACK's serial number.
+#[derive(Clone, Debug, Default)]
+pub struct SackLog {
+    base: u64,
+    entries: VecDeque<SackBlocks>,
+}
+
+impl SackLog {
+    /// Records the blocks of the next ACK; returns the serial it must carry.
+    pub fn record(&mut self, b: SackBlocks) -> u64 {
+        self.entries.push_back(b);
+        self.base + self.entries.len() as u64 - 1
+    }
+
+    /// The blocks of ACK `serial`; earlier entries (ACKs lost on the way) are dropped.
+    pub fn take(&mut self, serial: u64) -> SackBlocks {
+        if serial < self.base {
+            return SackBlocks::default();
+        }
+        let skip = (serial - self.base) as usize;
+        if skip >= self.entries.len() {
+            return SackBlocks::default();
+        }
+        self.entries.drain(..skip);
+        self.base = serial + 1;
+        self.entries.pop_front().unwrap_or_default()
+    }
+}
+
+/// The sender's scoreboard (`ScoreBoardRQ`): SACKed ranges above the cumulative ACK, the next hole to
+/// retransmit, and whether the last update changed anything.
+#[derive(Clone, Debug, Default)]
+pub struct Scoreboard {
+    /// Disjoint, sorted, non-adjacent [l, r) ranges.
+    ranges: Vec<(u64, u64)>,
+    /// Lowest packet not cumulatively acknowledged (ns-2 sack_min).
+    sack_min: u64,
+    /// Next candidate for retransmission (ns-2 h_seqno_; None = -1).
+    h_seqno: Option<u64>,
+    changed: bool,
+}
+
+impl Scoreboard {
+    pub fn clear(&mut self) {
+        self.ranges.clear();
+        self.h_seqno = None;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ranges.is_empty()
+    }
+
+    fn total(&self) -> u64 {
+        self.ranges.iter().map(|(l, r)| r - l).sum()
+    }
+
+    fn add(&mut self, l: u64, r: u64) {
+        if r <= l {
+            return;
+        }
+        // Insert then merge overlapping or adjacent ranges.
+        let pos = self.ranges.partition_point(|x| x.0 < l);
+        self.ranges.insert(pos, (l, r));
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(self.ranges.len());
+        for &(a, b) in &self.ranges {
+            match merged.last_mut() {
+                Some(last) if a <= last.1 => last.1 = last.1.max(b),
+                _ => merged.push((a, b)),
+            }
+        }
+        self.ranges = merged;
+        // ReassemblyQueue::add moves rcv_nxt_ (sack_min) over a block starting at or below it.
+        if let Some(&(a, b)) = self.ranges.first() {
+            if a <= self.sack_min {
+                self.sack_min = self.sack_min.max(b);
+            }
+        }
+    }
+
+    /// `UpdateScoreBoard(last_ack_, tcph)`: `snd_una` is the cumulative ACK (next expected).
+    pub fn update(&mut self, snd_una: u64, blocks: &[(u64, u64)]) {
+        let old_total = self.total();
+        self.changed = false;
+        if self.sack_min < snd_una {
+            self.sack_min = snd_una;
+            if !self.ranges.is_empty() {
+                let m = self.sack_min;
+                self.ranges.retain(|&(_, r)| r > m);
+                self.changed = true;
+            }
+        }
+        for &(l, r) in blocks {
+            self.add(l, r);
+        }
+        self.changed = self.changed || old_total != self.total();
+    }
+
+    pub fn changed(&self) -> bool {
+        self.changed
+    }
+
+    /// `GetNextRetran`: the first hole at or above h_seqno that has SACKed data above it.
+    pub fn next_retran(&mut self) -> Option<u64> {
+        let mut seq = self.h_seqno.unwrap_or(0).max(self.sack_min);
+        for (i, &(l, r)) in self.ranges.iter().enumerate() {
+            if l > seq {
+                break;
+            }
+            if seq < r {
+                // Covered: the hole is at the block's end, if another block lies above it.
+                if i + 1 < self.ranges.len() {
+                    seq = r;
+                    break;
+                }
+                return None;
+            }
+        }
+        if !self.ranges.iter().any(|&(l, _)| l > seq) {
+            return None;
+        }
+        if self.h_seqno.is_none_or(|h| seq > h) {
+            self.h_seqno = Some(seq);
+        }
+        Some(seq)
+    }
+
+    /// `MarkRetran`.
+    pub fn mark_retran(&mut self, seq: u64) {
+        if self.h_seqno.is_none_or(|h| seq >= h) {
+            self.h_seqno = Some(seq + 1);
+        }
+    }
+
+    /// `GetNextUnacked(seq)`: the first packet at or above `seq` not SACKed (None if nothing is SACKed
+    /// at or above it).
+    pub fn next_unacked(&self, seq: u64) -> Option<u64> {
+        for &(l, r) in &self.ranges {
+            if l > seq {
+                return Some(seq);
+            }
+            if seq < r {
+                return Some(r);
+            }
+        }
+        None
+    }
+
+    pub fn is_sacked(&self, seq: u64) -> bool {
+        self.ranges.iter().any(|&(l, r)| l <= seq && seq < r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a receiver that got `arrived` packets in this order; returns each ACK's blocks.
+    fn run(arrived: &[i64]) -> Vec<Vec<(u64, u64)>> {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut cum = -1i64;
+        let mut maxseen = -1i64;
+        let mut s = Sacker::default();
+        let mut out = Vec::new();
+        for &p in arrived {
+            let dup = !seen.insert(p);
+            maxseen = maxseen.max(p);
+            while seen.contains(&(cum + 1)) {
+                cum += 1;
+            }
+            let b = s.blocks(p, cum, maxseen, dup, |i| seen.contains(&i));
+            out.push(b.as_slice().to_vec());
+        }
+        out
+    }
+
+    #[test]
+    fn newest_block_first_at_most_three() {
+        // 0 arrives, 1 lost, 2 arrives, 3 lost, 4, 5 lost, 6, 7 lost, 8.
+        let acks = run(&[0, 2, 4, 6, 8]);
+        assert_eq!(acks[0], vec![]);
+        assert_eq!(acks[1], vec![(2, 3)]);
+        assert_eq!(acks[2], vec![(4, 5), (2, 3)]);
+        assert_eq!(acks[3], vec![(6, 7), (4, 5), (2, 3)]);
+        // Four islands: only the three most recent are reported.
+        assert_eq!(acks[4], vec![(8, 9), (6, 7), (4, 5)]);
+    }
+
+    #[test]
+    fn growing_block_replaces_its_older_copy_and_reset_at_the_edge() {
+        let acks = run(&[0, 2, 3, 5, 1, 4]);
+        assert_eq!(acks[1], vec![(2, 3)]);
+        assert_eq!(acks[2], vec![(2, 4)], "the older (2,3) is covered and popped");
+        assert_eq!(acks[3], vec![(5, 6), (2, 4)]);
+        // 1 fills the first hole: cum = 3, 4 still missing; 1 is in order, so no first block.
+        assert_eq!(acks[4], vec![(5, 6)]);
+        // 4 fills the last hole: the cumulative ACK reaches maxseen and the history is emptied.
+        assert_eq!(acks[5], vec![]);
+    }
+
+    #[test]
+    fn scoreboard_holes_in_order() {
+        let mut sb = Scoreboard::default();
+        sb.update(1, &[(2, 3), (4, 5), (6, 7)]);
+        assert!(sb.changed());
+        assert_eq!(sb.next_retran(), Some(1));
+        sb.mark_retran(1);
+        assert_eq!(sb.next_retran(), Some(3));
+        sb.mark_retran(3);
+        assert_eq!(sb.next_retran(), Some(5));
+        sb.mark_retran(5);
+        assert_eq!(sb.next_retran(), None, "no SACKed data above 7");
+        sb.update(1, &[(6, 7)]);
+        assert!(!sb.changed());
+        assert_eq!(sb.next_unacked(1), Some(1));
+        assert_eq!(sb.next_unacked(2), Some(3));
+    }
+
+    #[test]
+    fn log_drops_lost_acks() {
+        let mut log = SackLog::default();
+        let mut b = SackBlocks::default();
+        b.push(5, 6);
+        let s0 = log.record(SackBlocks::default());
+        let s1 = log.record(b);
+        assert_eq!((s0, s1), (0, 1));
+        assert_eq!(log.take(1), b);
+        assert_eq!(log.take(0), SackBlocks::default());
+    }
+}
