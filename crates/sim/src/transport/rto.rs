@@ -31,6 +31,7 @@ impl RtoEstimator {
         }
     }
 
+    #[inline]
     pub fn on_sample(&mut self, rtt: Time) {
         let r = rtt as f64;
         match self.srtt {
@@ -262,7 +263,7 @@ impl Rto {
     }
 
     /// A new cumulative ACK with, if the echoed packet was sent once, its RTT (`plain_rtt`).
-    #[inline]
+    #[inline(always)]
     pub fn on_new_ack(&mut self, ack: u64, now: Time, plain_rtt: Option<Time>) {
         match self {
             Rto::Rfc6298 { est, tick } => {
