@@ -44,6 +44,17 @@ def duration_s(scenario: ScenarioLike) -> float:
     return float(d)
 
 
+def transports(scenario: ScenarioLike) -> list[dict[str, Any]]:
+    """Each flow's transport as a run resolves it (profile defaults, ``[transport]``, the flow's own keys,
+    SACK's default from its algorithm), in flow order; durations in seconds."""
+    src = resolve(scenario)
+    raw = _core.transports_json(src.text, src.name, src.format)
+    if raw is None:
+        raise ScenarioError(_core.validate(src.text, src.name, src.format))
+    result: list[dict[str, Any]] = json.loads(raw)
+    return result
+
+
 def run(
     scenario: ScenarioLike,
     *,

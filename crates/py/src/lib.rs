@@ -172,6 +172,49 @@ fn default_max_memory() -> u64 {
     delaycc_sim::sim::default_max_memory()
 }
 
+/// Every flow's transport as the run resolves it (profile defaults, `[transport]`, the flow's own keys,
+/// and SACK's default from the flow's algorithm), as a JSON list in flow order: durations in seconds.
+/// The ns-2 translation and the kernel emulation read this instead of restating the defaults.
+#[pyfunction]
+fn transports_json(text: &str, file: &str, format: &str) -> Option<String> {
+    let sc = parse(text, file, format).ok()?;
+    let flows: Vec<serde_json::Value> = sc
+        .flows
+        .iter()
+        .map(|f| {
+            let t = &f.transport;
+            let ctx = delaycc_sim::cc::FlowContext::new(t.initial_window);
+            let cc = (f.algorithm.build)(&f.params, &ctx);
+            let recovery = cc.recovery();
+            let s = delaycc_sim::time::secs;
+            serde_json::json!({
+                "id": f.id,
+                "profile": format!("{:?}", t.profile).to_lowercase(),
+                "min_rto": s(t.min_rto),
+                "max_rto": s(t.max_rto),
+                "initial_rto": s(t.initial_rto),
+                "delayed_ack": t.delayed_ack,
+                "delayed_ack_timeout": s(t.delayed_ack_timeout),
+                "initial_window": t.initial_window,
+                "receiver_window": t.receiver_window,
+                "dupack_threshold": t.dupack_threshold,
+                "pacing": t.pacing,
+                "syn": t.syn_for(cc.sends_syn()),
+                "rto": format!("{:?}", t.rto).to_lowercase(),
+                "rtt_tick": s(t.rtt_tick),
+                "limited_transmit": t.limited_transmit,
+                "newreno_timer": format!("{:?}", t.newreno_timer),
+                "recovery_maxburst": t.recovery_maxburst,
+                "recover_guard": format!("{:?}", t.recover_guard).to_lowercase(),
+                "sack": t.sack_for(recovery),
+                "partial_ack": t.partial_ack,
+                "recovery": format!("{recovery:?}"),
+            })
+        })
+        .collect();
+    serde_json::to_string(&flows).ok()
+}
+
 /// The algorithm registry as JSON: name, description, parameters (name, kind, default, description, source).
 #[pyfunction]
 fn algorithms_json() -> String {
@@ -184,6 +227,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(duration_s, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
+    m.add_function(wrap_pyfunction!(transports_json, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size, m)?)?;
     m.add_function(wrap_pyfunction!(default_max_memory, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

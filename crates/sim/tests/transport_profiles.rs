@@ -28,7 +28,7 @@ fn ns2_is_the_default_profile() {
     let t = &parse("", "", "").flows[0].transport;
     assert_eq!(t.profile, Profile::Ns2);
     assert_eq!(t.initial_window, 2.0);
-    assert!(t.syn && t.limited_transmit);
+    assert!(t.syn_for(true) && !t.syn_for(false) && t.limited_transmit, "SYN: the algorithm's default");
     assert_eq!(
         (t.rto, t.rtt_tick, t.initial_rto, t.min_rto),
         (RtoKind::Ns2, 10_000_000, 3_000_000_000, 200_000_000)
@@ -45,7 +45,7 @@ fn linux_sets_the_group_and_single_keys_still_override() {
     let t = &parse("profile = \"linux\"", "", "").flows[0].transport;
     assert_eq!(t.profile, Profile::Linux);
     assert_eq!(t.initial_window, 10.0);
-    assert!(!t.syn);
+    assert_eq!(t.syn, Some(false));
     assert_eq!((t.rto, t.rtt_tick, t.initial_rto), (RtoKind::Rfc6298, 1_000_000, 1_000_000_000));
     assert_eq!(t.newreno_timer, PartialTimer::EveryPartial);
     let sc = parse(
@@ -54,7 +54,7 @@ fn linux_sets_the_group_and_single_keys_still_override() {
         "[transport]\nsyn = true\nrtt_tick = \"5ms\"\nnewreno_timer = \"first_partial\"\n",
     );
     let t = &sc.flows[0].transport;
-    assert!(t.syn);
+    assert_eq!(t.syn, Some(true));
     assert_eq!(t.initial_window, 10.0, "the profile's value where nothing overrides it");
     assert_eq!((t.rtt_tick, t.rto, t.sack), (5_000_000, RtoKind::Ns2, Some(true)));
     assert_eq!(t.newreno_timer, PartialTimer::FirstPartial);

@@ -96,6 +96,14 @@ impl CongestionControl for Alt {
         self.inner.newreno_recovery()
     }
 
+    fn sends_syn(&self) -> bool {
+        self.inner.sends_syn()
+    }
+
+    fn recovery(&self) -> super::Recovery {
+        self.inner.recovery()
+    }
+
     fn on_handshake(&mut self, now: Time, rtt: Time) {
         self.inner.on_handshake(now, rtt)
     }

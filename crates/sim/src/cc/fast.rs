@@ -16,7 +16,7 @@ use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::round::Rounds;
 use super::rrfast::RerouteDetector;
 use super::vfast::{AsymmetricEwma, FilterPlacement};
-use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent};
+use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent, Recovery};
 use crate::time::{from_secs, secs, Time};
 
 pub const PARAMS: &[ParamSpec] = &[
@@ -460,6 +460,15 @@ impl CongestionControl for Fast {
         self.avg_rtt = Some(r);
         if let Some(m) = &mut self.module {
             m.on_handshake(now, rtt);
+        }
+    }
+
+    /// The module's own SACK-scoreboard recovery at its cadence; the round model keeps NewReno's.
+    fn recovery(&self) -> Recovery {
+        if self.module.is_some() {
+            Recovery::FastModule
+        } else {
+            Recovery::NewReno
         }
     }
 

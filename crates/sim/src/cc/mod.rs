@@ -222,6 +222,12 @@ pub trait CongestionControl {
         }
     }
 
+    /// Whether the ns-2 agent this algorithm models opens with a SYN (the transport's `syn` default):
+    /// every Agent/TCP does (`syn_ true`) except Agent/TCP/Vegas, which builds its own packets.
+    fn sends_syn(&self) -> bool {
+        true
+    }
+
     /// The connection's opening SYN was acknowledged after `rtt` (only when the transport opens with a
     /// SYN, as ns-2's agents do by default). The ns-2 FAST module seeds baseRTT and avgRTT with it.
     fn on_handshake(&mut self, _now: Time, _rtt: Time) {}

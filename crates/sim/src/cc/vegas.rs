@@ -322,6 +322,11 @@ impl Ns2Vegas {
 }
 
 impl CongestionControl for Ns2Vegas {
+    /// ns-2's Agent/TCP/Vegas sends its first data packet at once, with no SYN before it.
+    fn sends_syn(&self) -> bool {
+        false
+    }
+
     fn window(&self) -> f64 {
         // ns-2 can take cwnd_ below one packet (a deflation to v_newcwnd_ = 0 after a timeout) and then
         // sends nothing; delaycc's transport always allows one packet, so the window reported is >= 1.

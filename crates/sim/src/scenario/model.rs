@@ -120,8 +120,9 @@ pub struct TransportConfig {
     pub receiver_clock_offset: i64,
     /// Honour the algorithm's pacing rate (false: send as the window allows even if the algorithm paces).
     pub pacing: bool,
-    /// Open with a header-only SYN; data starts when it is acknowledged.
-    pub syn: bool,
+    /// Open with a header-only SYN; data starts when it is acknowledged. None: the algorithm's default
+    /// (`CongestionControl::sends_syn`: ns-2's Agent/TCP/Vegas sends none, every other agent does).
+    pub syn: Option<bool>,
     pub rto: RtoKind,
     /// Clock granularity of the RTT samples the timer sees.
     pub rtt_tick: Time,
@@ -153,7 +154,7 @@ impl TransportConfig {
             dupack_threshold: 3,              // numdupacks_ 3, ns-default.tcl:924
             receiver_clock_offset: 0,
             pacing: true,
-            syn: true, // syn_ true, ns-default.tcl:937 (delay_growth_ true, :1062)
+            syn: None, // syn_ true, ns-default.tcl:937 (delay_growth_ true, :1062); Vegas sends none
             rto: RtoKind::Ns2,
             rtt_tick: 10_000_000,                      // tcpTick_ 0.01, ns-default.tcl:967
             limited_transmit: true,                    // singledup_ 1, ns-default.tcl:1002
@@ -171,7 +172,7 @@ impl TransportConfig {
             profile: Profile::Linux,
             initial_window: 10.0,       // RFC 6928; Linux TCP_INIT_CWND 10
             initial_rto: 1_000_000_000, // RFC 6298 §2.1; Linux TCP_TIMEOUT_INIT
-            syn: false,
+            syn: Some(false),
             rto: RtoKind::Rfc6298,
             rtt_tick: 1_000_000,                       // 1 ms clock (HZ=1000 jiffies)
             limited_transmit: true,                    // RFC 3042; Linux tcp_limited_transmit
@@ -190,6 +191,11 @@ impl TransportConfig {
     }
 
     /// The `sack` setting with the algorithm's default filled in.
+    /// Whether the flow opens with a SYN, given its algorithm's default.
+    pub fn syn_for(&self, algorithm_sends_syn: bool) -> bool {
+        self.syn.unwrap_or(algorithm_sends_syn)
+    }
+
     pub fn sack_for(&self, recovery: crate::cc::Recovery) -> bool {
         self.sack.unwrap_or(recovery == crate::cc::Recovery::FastModule)
     }

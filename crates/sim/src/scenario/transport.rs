@@ -121,7 +121,7 @@ pub fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker)
         c.pacing = v;
     }
     if let Some(v) = t.boolean("syn", ck) {
-        c.syn = v;
+        c.syn = Some(v);
     }
     if let Some(v) = choice(&mut t, "rto", &[("ns2", RtoKind::Ns2), ("rfc6298", RtoKind::Rfc6298)], ck) {
         c.rto = v;

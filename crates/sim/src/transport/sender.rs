@@ -165,6 +165,7 @@ pub struct SenderStats {
 impl Sender {
     pub fn new(cc: Box<dyn CongestionControl>, cfg: &TransportConfig, limit: Option<u64>) -> Sender {
         let recovery = cc.recovery();
+        let syn = cfg.syn_for(cc.sends_syn());
         let sack = cfg.sack_for(recovery);
         let mode = match (recovery, sack) {
             (Recovery::FastModule, _) => Mode::Fast,
@@ -199,7 +200,7 @@ impl Sender {
             unusual: false,
             handshake: None,
             syn_tx: None,
-            syn: cfg.syn,
+            syn,
             sack_enabled: sack,
             sk: matches!(mode, Mode::Sack1 | Mode::Fast).then(|| Box::new(SackSender::default())),
             rto_deadline: None,
@@ -1090,7 +1091,7 @@ mod tests {
     }
 
     fn ns2_nosyn() -> TransportConfig {
-        TransportConfig { syn: false, ..TransportConfig::ns2() }
+        TransportConfig { syn: Some(false), ..TransportConfig::ns2() }
     }
 
     #[test]
