@@ -59,7 +59,8 @@ def test_sizes_buffers_loss_and_agents_are_translated(tmp_path: Path) -> None:
     assert "set rate_ 0.01" in tcl and "link-lossmodel" in tcl
     assert "new Agent/TCP/Fast" in tcl and "new Agent/TCPSink/Sack1" in tcl
     assert "set alpha_ 40" in tcl and "set gamma_ 0.5" in tcl
-    assert "set windowInit_ 1" in tcl and "set minrto_ 0.2" in tcl and "set rtxcur_init_ 1" in tcl
+    assert "set windowInit_ 2" in tcl and "set minrto_ 0.2" in tcl and "set rtxcur_init_ 3" in tcl
+    assert "set tcpTick_ 0.01" in tcl and "set singledup_ 1" in tcl and "set partial_ack_ 0" in tcl
     assert '"dcc_stop 0"' in tcl
     assert f"$defaultRNG seed {ns2_seed(1)}" in tcl
     # the route is installed hop by hop towards the destination, and back for the ACKs

@@ -38,6 +38,12 @@ class Transport:
     delayed_ack_timeout_s: float
     receiver_window: float
     dupack_threshold: int
+    syn: bool = True
+    rtt_tick_s: float = 0.01
+    limited_transmit: bool = True
+    newreno_first_partial: bool = True
+    partial_ack: bool = False
+    sack: bool = False
 
 
 @dataclass(frozen=True)

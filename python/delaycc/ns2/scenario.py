@@ -15,19 +15,6 @@ from .errors import Ns2Unsupported
 from .model import Direction, Flow, LinkChange, Reroute, Scenario, Traffic, Transport
 from .routes import hops, least_delay
 
-# delaycc's transport defaults (docs/scenario-format.md, "Transport settings").
-TRANSPORT_DEFAULTS: dict[str, Any] = {
-    "min_rto": 0.2,
-    "max_rto": 60.0,
-    "initial_rto": 1.0,
-    "delayed_ack": False,
-    "delayed_ack_timeout": 0.1,
-    "initial_window": 1,
-    "receiver_window": 100_000,
-    "dupack_threshold": 3,
-    "pacing": True,
-}
-
 
 def _param_defaults() -> dict[str, dict[str, Any]]:
     return {a["name"]: {p["name"]: p["default"] for p in a["params"]} for a in api.algorithms()}
@@ -43,28 +30,6 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, int | float) and isinstance(b, int | float):
         return abs(float(a) - float(b)) <= 1e-12 * max(1.0, abs(float(a)))
     return bool(a == b)
-
-
-SYN = (
-    "transport: ns-2's agents open with a 40-byte SYN (syn_ true): data starts one RTT later, and FAST and "
-    "Vegas take their first RTT (baseRTT) from the SYN, which lacks a data packet's serialisation"
-)
-TICK = "transport: ns-2 times the RTT for its retransmission timer in 10 ms ticks (tcpTick_ 0.01)"
-GENERAL_DIFFERENCES: dict[str, tuple[str, ...]] = {
-    "Fast": (SYN, TICK),
-    "Vegas": (
-        "vegas: ns-2's Agent/TCP/Vegas sends no SYN; its first data packet's RTT seeds baseRTT",
-        TICK,
-    ),
-    "Newreno": (
-        SYN,
-        TICK,
-        "newreno: ns-2 restarts the retransmission timer only on the first partial ACK of a recovery "
-        "(newreno_changes1_ 1), delaycc on every partial ACK",
-    ),
-    "Reno": (SYN, TICK),
-    "Sack1": (SYN, TICK, "sack: ns-2's Agent/TCP/Sack1 recovers with SACK blocks; delaycc has no SACK yet"),
-}
 
 
 MAX_VEGAS_WINDOW = 1_000_000
@@ -128,17 +93,47 @@ class _Reader:
         return out
 
     # --- flows -------------------------------------------------------------------------------------------
-    def transport(self, flow: dict[str, Any]) -> Transport:
-        t = {**TRANSPORT_DEFAULTS, **self.doc.get("transport", {}), **flow.get("transport", {})}
+    def transport(self, where: str, agent: str, t: dict[str, Any]) -> Transport:
+        """The flow's transport as delaycc resolved it (`api.transports`), checked against what ns-2's
+        agent can express."""
+        if t["rto"] != "ns2":
+            self.refuse(
+                f"{where}.transport.rto",
+                'ns-2\'s agents time retransmissions only as ns-2 does (rto = "ns2")',
+            )
+        if t["recover_guard"] != "ns2":
+            self.refuse(
+                f"{where}.transport.recover_guard", "ns-2's agents guard fast retransmit only as ns-2 does"
+            )
+        if t["recovery_maxburst"] != 2 and agent == "Newreno":
+            self.refuse(
+                f"{where}.transport.recovery_maxburst",
+                "ns-2's Agent/TCP/Newreno sends at most 2 packets per ACK in recovery (2)",
+            )
+        if t["sack"] and agent in ("Vegas", "Reno", "Newreno"):
+            self.refuse(f"{where}.transport.sack", f"ns-2's Agent/TCP/{agent} has no SACK")
+        if t["syn"] != (agent != "Vegas"):
+            self.refuse(
+                f"{where}.transport.syn",
+                "ns-2's Agent/TCP/Vegas sends no SYN"
+                if agent == "Vegas"
+                else f"ns-2's Agent/TCP/{agent} always opens with a SYN (syn_) in these translations",
+            )
         return Transport(
             initial_window=float(t["initial_window"]),
-            min_rto_s=duration_s(t["min_rto"]),
-            max_rto_s=duration_s(t["max_rto"]),
-            initial_rto_s=duration_s(t["initial_rto"]),
+            min_rto_s=float(t["min_rto"]),
+            max_rto_s=float(t["max_rto"]),
+            initial_rto_s=float(t["initial_rto"]),
             delayed_ack=bool(t["delayed_ack"]),
-            delayed_ack_timeout_s=duration_s(t["delayed_ack_timeout"]),
+            delayed_ack_timeout_s=float(t["delayed_ack_timeout"]),
             receiver_window=float(t["receiver_window"]),
             dupack_threshold=int(t["dupack_threshold"]),
+            syn=bool(t["syn"]),
+            rtt_tick_s=float(t["rtt_tick"]),
+            limited_transmit=bool(t["limited_transmit"]),
+            newreno_first_partial=t["newreno_timer"] == "FirstPartial",
+            partial_ack=bool(t["partial_ack"]),
+            sack=bool(t["sack"]),
         )
 
     def agent_vars(self, where: str, alg: str, given: dict[str, Any]) -> dict[str, float]:
@@ -190,6 +185,7 @@ class _Reader:
 
     def flows(self, nodes: list[str], directions: list[Direction], duration: float) -> list[Flow]:
         flows: list[Flow] = []
+        resolved = api.transports(self.doc)
         for i, f in enumerate(self.doc.get("flows", [])):
             where = f"flows[{i}]"
             fid = str(f.get("id", f"f{i + 1}"))
@@ -201,7 +197,10 @@ class _Reader:
                 self.refuse(f"{where}.streams", "ns-2's TCP agents carry one stream per connection")
                 continue
             spec = AGENTS[alg]
-            agent, sink = spec.agent, spec.sink
+            agent = spec.agent
+            if resolved[i]["sack"] and agent in ("Newreno", "Reno"):
+                agent = SACK_AGENT  # delaycc's Reno/NewReno with SACK recovers as ns-2's Sack1
+            sink = "TCPSink/Sack1" if resolved[i]["sack"] else "TCPSink"
             override = self.agent_overrides.pop(fid, None)
             if override is not None:
                 if override not in AGENT_CHOICES:
@@ -209,7 +208,13 @@ class _Reader:
                     continue
                 agent = override
                 sink = "TCPSink/Sack1" if override in (SACK_AGENT, "Fast") else "TCPSink"
-            vars_ = self.agent_vars(where, alg, dict(f.get("params", {}))) if agent == spec.agent else {}
+            vars_ = (
+                self.agent_vars(where, alg, dict(f.get("params", {})))
+                if agent in (spec.agent, SACK_AGENT)
+                else {}
+            )
+            if agent == SACK_AGENT and spec.agent == "Fast":
+                vars_ = {}
             src, dst = str(f["src"]), str(f["dst"])
             path = tuple(f["path"]) if "path" in f else least_delay(nodes, directions, src, dst)
             rpath = tuple(f["reverse_path"]) if "reverse_path" in f else tuple(reversed(path))
@@ -218,8 +223,11 @@ class _Reader:
             # Every other agent adds the header to packetSize_ (the payload): the same packet either way.
             plain = agent == "Vegas"
             wire = int(size_bytes(self.doc.get("packet_size", 1000)))
-            for d in GENERAL_DIFFERENCES.get(agent, ()):
-                self.differences.append(d)
+            if override is not None and override != (SACK_AGENT if resolved[i]["sack"] else spec.agent):
+                self.differences.append(
+                    f"{fid}: ns-2 runs Agent/TCP/{override} (--ns2-agent), delaycc {alg} with sack = "
+                    f"{_show(resolved[i]['sack'])}"
+                )
             flows.append(
                 Flow(
                     index=i,
@@ -237,7 +245,7 @@ class _Reader:
                     wire_bytes=wire,
                     syn=not plain,
                     agent_vars=vars_,
-                    transport=self.transport(f),
+                    transport=self.transport(where, agent if override is None else spec.agent, resolved[i]),
                 )
             )
         for fid in self.agent_overrides:

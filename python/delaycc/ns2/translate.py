@@ -160,7 +160,12 @@ class _Script:
             f"$dcc_tcp({i}) set maxrto_ {_num(t.max_rto_s)}",
             f"$dcc_tcp({i}) set rtxcur_init_ {_num(t.initial_rto_s)}",
             f"$dcc_tcp({i}) set numdupacks_ {t.dupack_threshold}",
+            f"$dcc_tcp({i}) set tcpTick_ {_num(t.rtt_tick_s)}",
+            f"$dcc_tcp({i}) set singledup_ {int(t.limited_transmit)}",
+            f"$dcc_tcp({i}) set partial_ack_ {int(t.partial_ack)}",
         )
+        if f.agent == "Newreno":
+            self.emit(f"$dcc_tcp({i}) set newreno_changes1_ {int(t.newreno_first_partial)}")
         if not f.syn:
             self.emit(f"$dcc_tcp({i}) set packetSize_ {f.wire_bytes}")
         aliases = ["cwnd_ cwnd", "ack_ ack", "t_seqno_ seq", "ssthresh_ ssth", "rtt_ rtt", "srtt_ srtt"]
