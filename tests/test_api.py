@@ -175,6 +175,9 @@ def test_multistream_flows_report_streams_delivery_delay_and_convergence() -> No
     # The four streams share the flow's goodput.
     assert streams["goodput_bps"].sum() == pytest.approx(flows.loc["emfast", "goodput_bps"], rel=1e-9)
     conv = r.convergence.set_index("flow")
-    assert conv.loc["emfast", "time_s"] < conv.loc["fast", "time_s"]
+    # One row per flow and recovery episode. After the scripted loss EMFAST refills first; with the FAST
+    # module's frozen old_cwnd its per-ACK updates then overflow the buffer again (docs/reproduce.md).
+    assert {"emfast", "fast"} <= set(conv.index) and (conv["loss_at_s"] > 0).all()
+    assert conv.loc[["emfast"], "time_s"].iloc[0] < conv.loc[["fast"], "time_s"].iloc[0]
     ts = r.timeseries
     assert {"ipd_s", "ipd_jitter_s", "afr_mode"} <= set(ts["metric"])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from delaycc import api
 from delaycc.crosscheck import crosscheck
 from delaycc.crosscheck.suite import AGREE, DIFFER, load_manifest, needs_fast, run_case
 from delaycc.ns2 import Ns2, Ns2Error, locate, runner
@@ -65,7 +66,12 @@ def test_the_suite_covers_what_the_referee_must() -> None:
     assert len(CASES) >= 12
     for needed in ("fast-single", "fast-one-loss", "fast-small-buffer", "vegas-single", "vegas-multi"):
         assert needed in names
-    assert any(c.agents for c in CASES), "a case runs ns-2's Agent/TCP/Sack1"
+    sack1 = [
+        c.name
+        for c in CASES
+        if any(t["sack"] and t["recovery"] != "FastModule" for t in api.transports(c.file))
+    ]
+    assert sack1, "a case runs SACK recovery in both (ns-2's Agent/TCP/Sack1)"
     assert sum(not needs_fast(c) for c in CASES) >= 6, "Debian's ns-2 alone referees a good part"
     for c in CASES:
         assert c.tolerance and len(c.why) > 20, c.name

@@ -45,7 +45,8 @@ def _tmp() -> Path:
     return Path(tempfile.mkdtemp(prefix="delaycc-test-emulation-"))
 
 
-PARAMS = {"fast": f"alpha = {ALPHA}", "vfast": f"alpha = {ALPHA}", "rrfast": f"alpha = {ALPHA}"}
+# The kernel's BPF FAST family updates once per (other) round: the simulator runs that cadence too.
+PARAMS = {a: f'alpha = {ALPHA}\ncadence = "round"' for a in ("fast", "vfast", "rrfast")}
 PARAMS["cubic"] = "hystart = true"  # what Linux's cubic does (docs/kernel.md)
 
 

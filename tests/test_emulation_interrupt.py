@@ -27,7 +27,7 @@ def _wait_for(condition: object, timeout_s: float) -> bool:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_interrupted_emulation_tears_everything_down(sig: signal.Signals, tmp_path: Path) -> None:
     before = set(registered_ours())
-    path = variant(DUMBBELL, tmp_path, "vfast", "alpha = 20", "30s")
+    path = variant(DUMBBELL, tmp_path, "vfast", 'alpha = 20\ncadence = "round"', "30s")
     p = subprocess.Popen(
         [sys.executable, "-m", "delaycc", "emulate", str(path), "--out", str(tmp_path / "out"), "-q"],
         stdout=subprocess.PIPE,

@@ -31,7 +31,9 @@ fn tiny_buffer_gives_the_sawtooth_with_halving_on_each_loss() {
     // Between losses the window grows again (congestion avoidance): the sawtooth.
     let grows = cwnd.windows(2).skip(500).filter(|w| w[1] > w[0]).count();
     assert!(grows > 10 * cuts.len());
-    assert_eq!(sim.flows[0].sender.stats.timeouts, 0);
+    // The slow-start overshoot loses many packets of one window; ns-2's NewReno restarts its timer only on
+    // the first partial ACK, so that recovery ends in one timeout. The sawtooth after it has none.
+    assert!(sim.flows[0].sender.stats.timeouts <= 1, "{} timeouts", sim.flows[0].sender.stats.timeouts);
     assert_conserved(&sim);
 }
 

@@ -52,6 +52,11 @@ def _direction(link: dict[str, Any], index: int, link_id: str, forward: bool, pa
 
 
 def _transport(doc: dict[str, Any], problems: list[str]) -> tuple[int, bool]:
+    if doc.get("profile", "ns2") != "linux":
+        problems.append(
+            "profile: the emulation runs Linux's own TCP; set profile = \"linux\" so that the simulator's "
+            "transport is Linux's too"
+        )
     t = doc.get("transport", {})
     for key, value in t.items():
         if key in ("initial_window", "delayed_ack", "delayed_ack_timeout", "receiver_window"):
@@ -59,7 +64,10 @@ def _transport(doc: dict[str, Any], problems: list[str]) -> tuple[int, bool]:
         if key in _TRANSPORT_DEFAULTS and _TRANSPORT_DEFAULTS[key] in (value, duration_s(value)):
             continue
         problems.append(f"transport.{key}: only the kernel's own value is supported by the emulation")
-    return int(t.get("initial_window", 1)), bool(t.get("delayed_ack", False))
+    # The simulator's resolved values (the profile's defaults and any override), which the kernel is given.
+    resolved = api.transports(doc)
+    first = resolved[0] if resolved else {"initial_window": 10, "delayed_ack": False}
+    return int(first["initial_window"]), bool(first["delayed_ack"])
 
 
 def _flows(doc: dict[str, Any], duration: float, problems: list[str]) -> list[Flow]:
@@ -82,6 +90,12 @@ def _flows(doc: dict[str, Any], duration: float, problems: list[str]) -> list[Fl
             problems.append(
                 f"{where}.params: {', '.join(ignored)}: the kernel version of {alg} does not implement it"
             )
+        for key, only in kalg.required:
+            if params.get(key, default_params(alg).get(key)) != only:
+                problems.append(
+                    f"{where}.params.{key}: the kernel version of {alg} runs only {key} = {only!r}; set it, "
+                    "so that the simulator runs the same algorithm"
+                )
         if not kalg.is_bpf:
             kernel = KERNEL_BEHAVIOUR.get(alg, {})
             changed = [k for k, v in params.items() if kernel.get(k, default_params(alg).get(k)) != v]

@@ -64,6 +64,9 @@ class KernelAlgorithm:
     # Simulator parameters the BPF version does not implement: a scenario must leave them at their
     # defaults (the emulation refuses anything else).
     unsupported: tuple[str, ...] = ()
+    # Simulator parameters the BPF version implements at one value only, which may not be the simulator's
+    # default: a scenario must set them to it, so that both sides run the same algorithm.
+    required: tuple[tuple[str, Any], ...] = ()
 
     @property
     def is_bpf(self) -> bool:
@@ -83,7 +86,9 @@ class KernelAlgorithm:
 
 # The simulator's FAST paces at cwnd/avgRTT when asked; the BPF versions leave pacing to the kernel's
 # own settings (docs/kernel.md).
-FAST_UNSUPPORTED = ("pacing",)
+FAST_UNSUPPORTED = ("pacing", "beta", "window_arithmetic")
+# The BPF FAST updates once per (other) round (docs/kernel.md); the ns-2 module's cadence is the simulator's.
+FAST_REQUIRED: tuple[tuple[str, Any], ...] = (("cadence", "round"),)
 
 
 KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
@@ -103,7 +108,7 @@ KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
             # The BPF Vegas keeps one set of rules (docs/kernel.md), not the simulator's two flavours.
             ("flavour",),
         ),
-        KernelAlgorithm("fast", "dcc_fast", "fast.bpf.o", FAST_FIELDS, FAST_UNSUPPORTED),
+        KernelAlgorithm("fast", "dcc_fast", "fast.bpf.o", FAST_FIELDS, FAST_UNSUPPORTED, FAST_REQUIRED),
         KernelAlgorithm(
             "vfast",
             "dcc_vfast",
@@ -115,6 +120,7 @@ KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
                 Field("filter", "choice", ("per-update", "per-ack")),
             ),
             FAST_UNSUPPORTED,
+            FAST_REQUIRED,
         ),
         KernelAlgorithm(
             "rrfast",
@@ -129,6 +135,7 @@ KERNEL_ALGORITHMS: dict[str, KernelAlgorithm] = {
                 Field("rtt_drop_abs", "us"),
             ),
             FAST_UNSUPPORTED,
+            FAST_REQUIRED,
         ),
         # Built into Linux; loss recovery is the kernel's (SACK, RACK, PRR) whatever the algorithm.
         KernelAlgorithm("reno", "reno", None),

@@ -44,8 +44,10 @@ class Stats:
 
     @property
     def half_width(self) -> float:
-        """Half the 95 % interval of the mean (0 for a single run)."""
-        if self.n < 2:
+        """Half the 95 % interval of the mean (0 for a single run). 0 also when a run could not measure the
+        figure: the mean is then NaN and fails every criterion, and a NaN here would instead leave the
+        tolerances derived from it undefined."""
+        if self.n < 2 or not all(math.isfinite(v) for v in self.values):
             return 0.0
         t = _T95.get(self.n - 1, 1.96)
         return float(t * np.std(self.values, ddof=1) / math.sqrt(self.n))

@@ -25,6 +25,8 @@ pub enum Fired {
     Later(Time),
     /// The deadline has come.
     Due,
+    /// An event an earlier one replaced (`arm_at`): ignore it.
+    Stale,
 }
 
 #[inline]
@@ -37,5 +39,58 @@ pub fn fire(pending: &mut bool, deadline: Option<Time>, now: Time) -> Fired {
             Fired::Later(t)
         }
         Some(_) => Fired::Due,
+    }
+}
+
+/// `arm` for a deadline that may also move earlier while its event is pending (the RTO: ns-2 restarts the
+/// timer only on the first partial ACK, and its estimate can shrink): `scheduled` is when the pending
+/// event fires. A deadline before it schedules one more event; the later one then finds itself stale.
+#[inline]
+pub fn arm_at(scheduled: &mut Option<Time>, deadline: Option<Time>) -> Option<Time> {
+    match (deadline, *scheduled) {
+        (Some(t), None) => {
+            *scheduled = Some(t);
+            Some(t)
+        }
+        (Some(t), Some(s)) if t < s => {
+            *scheduled = Some(t);
+            Some(t)
+        }
+        _ => None,
+    }
+}
+
+/// `fire` for `arm_at` timers.
+#[inline]
+pub fn fire_at(scheduled: &mut Option<Time>, deadline: Option<Time>, now: Time) -> Fired {
+    if *scheduled != Some(now) {
+        return Fired::Stale;
+    }
+    *scheduled = None;
+    match deadline {
+        None => Fired::Cleared,
+        Some(t) if t > now => {
+            *scheduled = Some(t);
+            Fired::Later(t)
+        }
+        Some(_) => Fired::Due,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deadline_moved_earlier_fires_at_the_earlier_time() {
+        let mut at = None;
+        assert_eq!(arm_at(&mut at, Some(3_000)), Some(3_000));
+        assert_eq!(arm_at(&mut at, Some(4_000)), None, "later: the pending event re-arms itself");
+        assert_eq!(arm_at(&mut at, Some(700)), Some(700), "earlier: one more event");
+        assert!(matches!(fire_at(&mut at, Some(700), 700), Fired::Due));
+        assert!(matches!(fire_at(&mut at, Some(700), 3_000), Fired::Stale), "the replaced event");
+        assert_eq!(arm_at(&mut at, Some(5_000)), Some(5_000));
+        assert!(matches!(fire_at(&mut at, Some(6_000), 5_000), Fired::Later(6_000)));
+        assert!(matches!(fire_at(&mut at, Some(6_000), 6_000), Fired::Due));
     }
 }

@@ -475,7 +475,7 @@ impl Simulation {
         }
         let s = &mut self.flows[f as usize].sender;
         s.txq.clear();
-        if let Some(d) = lazy_timer::arm(&mut s.rto_event_pending, s.rto_deadline) {
+        if let Some(d) = lazy_timer::arm_at(&mut s.rto_event_at, s.rto_deadline) {
             self.queue.schedule(d, Event::Rto(f));
         }
         if let Some(p) = &mut s.pacer {
@@ -491,7 +491,7 @@ impl Simulation {
         let s = &mut self.flows[f as usize].sender;
         let Some(p) = &mut s.pacer else { return };
         match lazy_timer::fire(&mut p.event_pending, p.wakeup, now) {
-            Fired::Cleared => {}
+            Fired::Cleared | Fired::Stale => {}
             Fired::Later(t) => self.queue.schedule(t, Event::Pace(f)),
             Fired::Due => {
                 s.try_send(now);
@@ -503,8 +503,8 @@ impl Simulation {
     fn on_rto(&mut self, f: u32) {
         let now = self.now;
         let s = &mut self.flows[f as usize].sender;
-        match lazy_timer::fire(&mut s.rto_event_pending, s.rto_deadline, now) {
-            Fired::Cleared => {}
+        match lazy_timer::fire_at(&mut s.rto_event_at, s.rto_deadline, now) {
+            Fired::Cleared | Fired::Stale => {}
             Fired::Later(d) => self.queue.schedule(d, Event::Rto(f)),
             Fired::Due => {
                 s.on_rto_timer(now);

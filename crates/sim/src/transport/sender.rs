@@ -89,7 +89,8 @@ pub struct Sender {
     /// SACK recovery state (Sack1 and FastModule modes).
     sk: Option<Box<SackSender>>,
     pub rto_deadline: Option<Time>,
-    pub rto_event_pending: bool,
+    /// When the pending RTO event fires (`lazy_timer::arm_at`).
+    pub rto_event_at: Option<Time>,
     /// Packets the simulation must transmit, filled by every call below and emptied by the simulation
     /// right after. Usually one or two; it starts with room for four: at 64 its 2 KiB buffer spread a
     /// thousand flows' heap state over four times as many pages.
@@ -204,7 +205,7 @@ impl Sender {
             sack_enabled: sack,
             sk: matches!(mode, Mode::Sack1 | Mode::Fast).then(|| Box::new(SackSender::default())),
             rto_deadline: None,
-            rto_event_pending: false,
+            rto_event_at: None,
             txq: Vec::with_capacity(4),
             first_sent: VecDeque::new(),
             last_new_ack: None,
