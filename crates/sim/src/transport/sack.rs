@@ -197,17 +197,24 @@ impl Scoreboard {
         if r <= l {
             return;
         }
-        // Insert then merge overlapping or adjacent ranges.
-        let pos = self.ranges.partition_point(|x| x.0 < l);
-        self.ranges.insert(pos, (l, r));
-        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(self.ranges.len());
-        for &(a, b) in &self.ranges {
-            match merged.last_mut() {
-                Some(last) if a <= last.1 => last.1 = last.1.max(b),
-                _ => merged.push((a, b)),
+        // Merge in place with every range it overlaps or touches (the ranges stay sorted, disjoint and
+        // non-adjacent); no allocation, as this runs for every block of every duplicate ACK.
+        let start = self.ranges.partition_point(|x| x.1 < l);
+        let (mut lo, mut hi, mut end) = (l, r, start);
+        while let Some(&(a, b)) = self.ranges.get(end) {
+            if a > hi {
+                break;
             }
+            lo = lo.min(a);
+            hi = hi.max(b);
+            end += 1;
         }
-        self.ranges = merged;
+        if end == start {
+            self.ranges.insert(start, (lo, hi));
+        } else {
+            self.ranges[start] = (lo, hi);
+            self.ranges.drain(start + 1..end);
+        }
         // ReassemblyQueue::add moves rcv_nxt_ (sack_min) over a block starting at or below it.
         if let Some(&(a, b)) = self.ranges.first() {
             if a <= self.sack_min {
