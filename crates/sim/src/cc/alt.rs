@@ -96,6 +96,22 @@ impl CongestionControl for Alt {
         self.inner.newreno_recovery()
     }
 
+    fn fine_retransmit(&self) -> bool {
+        self.inner.fine_retransmit()
+    }
+
+    fn expired(&self, now: Time, seq: u64) -> bool {
+        self.inner.expired(now, seq)
+    }
+
+    fn on_early_loss(&mut self, loss: &LossEvent) {
+        self.inner.on_early_loss(loss)
+    }
+
+    fn on_fine_retransmit(&mut self) {
+        self.inner.on_fine_retransmit()
+    }
+
     fn sends_syn(&self) -> bool {
         self.inner.sends_syn()
     }

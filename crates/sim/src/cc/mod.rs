@@ -222,6 +222,28 @@ pub trait CongestionControl {
         }
     }
 
+    /// Whether the algorithm has ns-2 Vegas's fine-grained retransmit (tcp-vegas.cc `vegas_expire`,
+    /// `v_worried_`), read once: a duplicate ACK, or one of the two new ACKs after a retransmission, whose
+    /// first unacknowledged packet has been out for the algorithm's own timeout is answered by resending it.
+    /// Such an algorithm's agent has its own duplicate-ACK handling, without limited transmit.
+    fn fine_retransmit(&self) -> bool {
+        false
+    }
+
+    /// Whether packet `seq` (the first unacknowledged) has been out, since its latest transmission, for the
+    /// algorithm's fine-grained timeout or longer (`vegas_expire`).
+    fn expired(&self, _now: Time, _seq: u64) -> bool {
+        false
+    }
+
+    /// A fast retransmission entered before the duplicate-ACK threshold because the packet had expired.
+    fn on_early_loss(&mut self, loss: &LossEvent) {
+        self.on_loss(loss)
+    }
+
+    /// The packet was resent on a new ACK because it had expired (`v_worried_`); no window change.
+    fn on_fine_retransmit(&mut self) {}
+
     /// Whether the ns-2 agent this algorithm models opens with a SYN (the transport's `syn` default):
     /// every Agent/TCP does (`syn_ true`) except Agent/TCP/Vegas, which builds its own packets.
     fn sends_syn(&self) -> bool {

@@ -321,6 +321,38 @@ impl Ns2Vegas {
     }
 }
 
+impl Ns2Vegas {
+    /// Lines 365-392: the fine-grained timeout's back-off and the window reduction.
+    fn reduce(&mut self, loss: &LossEvent) {
+        let now_v = self.vegastime(loss.now);
+        let (send_time, transmits) = self.sent((self.last_ack + 1) as u64);
+        // window(): int(cwnd_) (tcp.cc 911).
+        let mut win = c_int(self.cwnd);
+        // Lines 371-374: the fine-grained timeout backs off.
+        if transmits > 1 {
+            self.v_timeout *= 2.0;
+        } else {
+            self.v_timeout += self.v_timeout / 8.0;
+        }
+        // Lines 379-392: reduce only if cwnd_ has not changed since the lost packet left.
+        if self.t_cwnd_changed < send_time {
+            if win <= 3 {
+                win = 2;
+            } else if transmits > 1 {
+                win >>= 1;
+            } else {
+                win -= c_int((win as f64 * (1.0 - self.loss_reduction)).floor());
+            }
+            self.v_newcwnd = win as f64;
+            self.cwnd = self.v_newcwnd + self.dupacks as f64;
+            self.t_cwnd_changed = now_v;
+        }
+        self.in_recovery = true;
+        self.transport_inflation = self.dupacks as f64;
+        self.fast_rtx_next = true;
+    }
+}
+
 impl CongestionControl for Ns2Vegas {
     /// ns-2's Agent/TCP/Vegas sends its first data packet at once, with no SYN before it.
     fn sends_syn(&self) -> bool {
@@ -429,34 +461,33 @@ impl CongestionControl for Ns2Vegas {
     /// Lines 355-402 when dupacks_ == numdupacks_ (the transport's fast retransmit).
     fn on_loss(&mut self, loss: &LossEvent) {
         self.numdupacks = self.dupacks.max(1);
-        let now_v = self.vegastime(loss.now);
-        let (send_time, transmits) = self.sent((self.last_ack + 1) as u64);
-        // window(): int(cwnd_) (tcp.cc 911).
-        let mut win = c_int(self.cwnd);
-        // Lines 371-374: the fine-grained timeout backs off.
-        if transmits > 1 {
-            self.v_timeout *= 2.0;
-        } else {
-            self.v_timeout += self.v_timeout / 8.0;
-        }
-        // Lines 379-392: reduce only if cwnd_ has not changed since the lost packet left.
-        if self.t_cwnd_changed < send_time {
-            if win <= 3 {
-                win = 2;
-            } else if transmits > 1 {
-                win >>= 1;
-            } else {
-                win -= c_int((win as f64 * (1.0 - self.loss_reduction)).floor());
-            }
-            self.v_newcwnd = win as f64;
-            self.cwnd = self.v_newcwnd + self.dupacks as f64;
-            self.t_cwnd_changed = now_v;
-        }
-        self.in_recovery = true;
-        self.transport_inflation = self.dupacks as f64;
-        self.fast_rtx_next = true;
+        self.reduce(loss);
     }
 
+    /// Lines 355-402 entered before numdupacks_ because `vegas_expire` found the packet expired: the
+    /// same reduction, with the current (smaller) duplicate count as the inflation, and then
+    /// `dupacks_ = numdupacks_` if the packet had left only once (lines 401-402).
+    fn on_early_loss(&mut self, loss: &LossEvent) {
+        let transmits = self.sent((self.last_ack + 1) as u64).1;
+        self.reduce(loss);
+        if transmits == 1 {
+            self.dupacks = self.numdupacks;
+        }
+    }
+
+    fn fine_retransmit(&self) -> bool {
+        true
+    }
+
+    /// `vegas_expire()` (lines 517-526): the packet's latest transmission is `v_timeout_` or more ago.
+    fn expired(&self, now: Time, seq: u64) -> bool {
+        self.vegastime(now) - self.sent(seq).0 >= self.v_timeout
+    }
+
+    /// Lines 340-347: `dupacks_ = numdupacks_` before the `v_worried_` retransmission.
+    fn on_fine_retransmit(&mut self) {
+        self.dupacks = self.numdupacks;
+    }
     fn on_recovery_exit(&mut self, _now: Time, _inflight: u64) {
         self.in_recovery = false;
         self.transport_inflation = 0.0;

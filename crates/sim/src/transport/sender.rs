@@ -70,6 +70,10 @@ pub struct Sender {
     pub rto: Rto,
     pub mode: Mode,
     limited_transmit: bool,
+    /// The algorithm has ns-2 Vegas's fine-grained retransmit (`CongestionControl::fine_retransmit`).
+    fine: bool,
+    /// `v_worried_`: new ACKs still to check for an expired first packet after a retransmission.
+    worried: u64,
     /// The partial-ACK timer rule and whether this recovery has had its first partial ACK.
     first_partial_only: bool,
     firstpartial: bool,
@@ -192,7 +196,10 @@ impl Sender {
             rwnd: cfg.receiver_window,
             rto: Rto::new(cfg),
             mode,
-            limited_transmit: cfg.limited_transmit,
+            // ns-2's Vegas handles duplicate ACKs itself, without send_one() (tcp-vegas.cc 351-405).
+            limited_transmit: cfg.limited_transmit && !cc.fine_retransmit(),
+            fine: cc.fine_retransmit(),
+            worried: 0,
             first_partial_only: cfg.newreno_timer == PartialTimer::FirstPartial,
             firstpartial: false,
             recovery_maxburst: cfg.recovery_maxburst,
@@ -546,6 +553,9 @@ impl Sender {
             } else {
                 self.firstpartial = false;
             }
+            if self.worried > 0 {
+                self.check_worried(now);
+            }
             if self.done() {
                 self.complete(now);
                 return;
@@ -574,11 +584,57 @@ impl Sender {
                 self.dupwnd += 1.0;
             } else if self.dupacks == self.dupack_threshold && self.fast_retransmit_allowed() {
                 self.enter_recovery(now);
+            } else if self.fine && self.dupacks < self.dupack_threshold {
+                // ns-2 Vegas: an expired first packet is resent on any duplicate ACK (lines 351-355).
+                if self.cc.expired(now, self.snd_una) && self.fast_retransmit_allowed() {
+                    self.enter_early_recovery(now);
+                }
             } else if self.dupacks < self.dupack_threshold && self.limited_transmit {
                 self.send_one(now);
             }
         }
         self.try_send(now);
+    }
+
+    /// ns-2 Vegas's fast retransmission before the threshold (tcp-vegas.cc 355-402 with `expired >= 0`):
+    /// the window inflated by the duplicates so far, and the count raised to the threshold, so that the
+    /// next duplicate inflates and cannot enter again. (ns-2 raises it only if the packet had left once;
+    /// delaycc always does, so a lost retransmission is not fast-retransmitted twice.)
+    #[inline(never)]
+    fn enter_early_recovery(&mut self, now: Time) {
+        self.account_cwnd(now);
+        self.stats.fast_retransmits += 1;
+        self.convergence.on_loss(now, self.cc.window());
+        let inflight = self.max_sent - self.snd_una;
+        self.cc.on_early_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
+        self.in_recovery = true;
+        self.update_unusual();
+        self.firstpartial = false;
+        self.recover = self.max_sent - 1;
+        if self.guard == RecoverGuard::Ns2 {
+            self.set_guard();
+        }
+        self.inflation = self.dupacks as f64;
+        self.dupwnd = self.inflation;
+        self.dupacks = self.dupack_threshold;
+        self.rto.stop_timing();
+        self.worried = 2.min(self.snd_nxt - self.snd_una + 1);
+        self.transmit(now, self.snd_una, true);
+        self.rto_deadline = Some(now + self.rto.rto());
+    }
+
+    /// `v_worried_` (tcp-vegas.cc 337-350): on the one or two new ACKs after a retransmission, an expired
+    /// first packet is resent at once, with no window change; the first that is not ends the checking.
+    #[inline(never)]
+    fn check_worried(&mut self, now: Time) {
+        self.worried -= 1;
+        if self.snd_una < self.max_sent && self.cc.expired(now, self.snd_una) {
+            self.dupacks = self.dupack_threshold;
+            self.cc.on_fine_retransmit();
+            self.transmit(now, self.snd_una, true);
+        } else {
+            self.worried = 0;
+        }
     }
 
     /// The bookkeeping of a new cumulative ACK shared by every mode: the sent-time queues, the RTT
@@ -676,6 +732,9 @@ impl Sender {
         self.inflation = self.dupack_threshold as f64;
         self.dupwnd = self.inflation;
         self.rto.stop_timing();
+        if self.fine {
+            self.worried = 2.min(self.snd_nxt - self.snd_una + 1);
+        }
         self.transmit(now, self.snd_una, true);
         self.rto_deadline = Some(now + self.rto.rto());
     }
