@@ -1421,4 +1421,60 @@ mod tests {
         assert_eq!(run(Some(500 * MS)), vec![(10, false)]);
         assert_eq!(run(None), vec![(10, false)]);
     }
+
+    /// A fixed window whose first unacknowledged packet counts as expired from `expired_from` on (ns-2
+    /// Vegas's `vegas_expire`); counts early losses and fine retransmissions.
+    struct FineCc {
+        w: f64,
+        expired_from: Time,
+        early: Rc<Cell<u32>>,
+    }
+
+    impl CongestionControl for FineCc {
+        fn window(&self) -> f64 {
+            self.w
+        }
+        fn on_ack(&mut self, _: &AckEvent) {}
+        fn on_loss(&mut self, _: &LossEvent) {}
+        fn on_early_loss(&mut self, _: &LossEvent) {
+            self.early.set(self.early.get() + 1);
+        }
+        fn on_recovery_exit(&mut self, _: Time, _: u64) {}
+        fn on_timeout(&mut self, _: Time, _: u64) {}
+        fn newreno_recovery(&self) -> bool {
+            false
+        }
+        fn fine_retransmit(&self) -> bool {
+            true
+        }
+        fn expired(&self, now: Time, _: u64) -> bool {
+            now >= self.expired_from
+        }
+    }
+
+    #[test]
+    fn an_expired_packet_is_resent_on_the_first_duplicate_and_after_the_next_new_ack() {
+        let early = Rc::new(Cell::new(0));
+        let cc = Box::new(FineCc { w: 10.0, expired_from: 50 * MS, early: early.clone() });
+        let mut s = Sender::new(cc, &ns2_nosyn(), None);
+        s.start(0);
+        assert_eq!(s.snd_nxt, 10);
+        s.txq.clear();
+        // Packets 0 and 3 lost. A duplicate before the fine timeout: nothing, and no limited transmit
+        // (ns-2's Vegas has its own duplicate-ACK handling).
+        s.on_ack(40 * MS, &ack(0, 0), &[]);
+        assert!(s.txq.is_empty() && !s.in_recovery);
+        // The next one finds packet 0 expired: fast retransmission at the second duplicate.
+        s.on_ack(55 * MS, &ack(0, 0), &[]);
+        assert_eq!(early.get(), 1);
+        assert!(s.in_recovery);
+        assert!(s.txq.iter().any(|t| t.seq == 0 && t.retransmit), "{:?}", s.txq);
+        assert_eq!(s.stats.fast_retransmits, 1);
+        s.txq.clear();
+        // Packet 0's retransmission arrives: the ACK jumps to 3, the hole; 3 has expired too, so the new
+        // ACK resends it at once (v_worried_), where a timeout would otherwise follow.
+        s.on_ack(100 * MS, &AckInput { echo_retransmit: true, ..ack(3, 55 * MS) }, &[]);
+        assert!(s.txq.iter().any(|t| t.seq == 3 && t.retransmit), "{:?}", s.txq);
+        assert_eq!(s.stats.timeouts, 0);
+    }
 }
