@@ -181,3 +181,30 @@ def test_multistream_flows_report_streams_delivery_delay_and_convergence() -> No
     assert conv.loc[["emfast"], "time_s"].iloc[0] < conv.loc[["fast"], "time_s"].iloc[0]
     ts = r.timeseries
     assert {"ipd_s", "ipd_jitter_s", "afr_mode"} <= set(ts["metric"])
+
+
+def test_transports_resolve_profile_and_algorithm_defaults() -> None:
+    def doc(profile: str | None) -> dict[str, object]:
+        d: dict[str, object] = {
+            "name": "t",
+            "duration": 1,
+            "links": [{"a": "s", "b": "d", "bandwidth": "10Mbps", "delay": "10ms"}],
+            "flows": [
+                {"id": "f", "algorithm": "fast", "src": "s", "dst": "d"},
+                {"id": "v", "algorithm": "vegas", "src": "s", "dst": "d"},
+                {"id": "n", "algorithm": "newreno", "src": "s", "dst": "d", "transport": {"sack": True}},
+            ],
+        }
+        if profile:
+            d["profile"] = profile
+        return d
+
+    f, v, n = delaycc.transports(doc(None))
+    assert (f["profile"], f["initial_window"], f["rto"], f["rtt_tick"]) == ("ns2", 2.0, "ns2", 0.01)
+    assert f["syn"] and f["sack"] and f["recovery"] == "FastModule"
+    assert not v["syn"] and not v["sack"], "ns-2's Vegas sends no SYN and has no SACK"
+    assert n["sack"] and n["recovery"] == "NewReno"
+    f, v, n = delaycc.transports(doc("linux"))
+    assert (f["initial_window"], f["syn"], f["rto"]) == (10.0, False, "rfc6298")
+    with pytest.raises(delaycc.ScenarioError):
+        delaycc.transports({"name": "bad"})

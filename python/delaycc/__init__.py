@@ -6,7 +6,7 @@
 """
 
 from ._core import __version__
-from .api import algorithms, duration_s, run, validate
+from .api import algorithms, duration_s, run, transports, validate
 from .errors import BudgetExceeded, RunInterrupted, ScenarioError, SimulationError
 from .result import Result
 from .sweep import sweep
@@ -22,5 +22,6 @@ __all__ = [
     "duration_s",
     "run",
     "sweep",
+    "transports",
     "validate",
 ]
