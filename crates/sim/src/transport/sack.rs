@@ -90,12 +90,21 @@ impl Sacker {
         if !(cum < maxseen || is_dup) {
             return out;
         }
-        // First block: the one holding the packet just received.
+        // First block: the one holding the packet just received. A block remembered from an earlier ACK
+        // is all received (packets never leave the receiver), so a scan that reaches one can jump over it
+        // to its edge, where it checks the one packet beyond: the same edges as the packet-by-packet scan
+        // of append_ack, without walking a long run of out-of-order packets on every arrival.
+        let known = &self.stack[..self.cnt];
         let mut right = -1;
-        for i in old..=maxseen {
+        let mut i = old;
+        while i <= maxseen {
             if !seen(i) {
                 right = i;
                 break;
+            }
+            match known.iter().find(|&&(l, r)| l == i + 1 && r > l) {
+                Some(&(_, r)) => i = r,
+                None => i += 1,
             }
         }
         if right == -1 {
@@ -107,6 +116,16 @@ impl Sacker {
         } else {
             let mut i = right - 1;
             while i > cum {
+                if let Some(&(l, _)) = known.iter().find(|&&(l, r)| r == i + 1 && l <= i) {
+                    if l - 1 < i && l - 1 > cum {
+                        i = l - 1;
+                        if !seen(i) {
+                            left = i + 1;
+                            break;
+                        }
+                        continue;
+                    }
+                }
                 if !seen(i) {
                     left = i + 1;
                     break;
