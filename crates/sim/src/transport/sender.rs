@@ -583,44 +583,17 @@ impl Sender {
                 self.inflation += 1.0;
                 self.dupwnd += 1.0;
             } else if self.dupacks == self.dupack_threshold && self.fast_retransmit_allowed() {
-                self.enter_recovery(now);
+                self.enter_recovery(now, false);
             } else if self.fine && self.dupacks < self.dupack_threshold {
                 // ns-2 Vegas: an expired first packet is resent on any duplicate ACK (lines 351-355).
                 if self.cc.expired(now, self.snd_una) && self.fast_retransmit_allowed() {
-                    self.enter_early_recovery(now);
+                    self.enter_recovery(now, true);
                 }
             } else if self.dupacks < self.dupack_threshold && self.limited_transmit {
                 self.send_one(now);
             }
         }
         self.try_send(now);
-    }
-
-    /// ns-2 Vegas's fast retransmission before the threshold (tcp-vegas.cc 355-402 with `expired >= 0`):
-    /// the window inflated by the duplicates so far, and the count raised to the threshold, so that the
-    /// next duplicate inflates and cannot enter again. (ns-2 raises it only if the packet had left once;
-    /// delaycc always does, so a lost retransmission is not fast-retransmitted twice.)
-    #[inline(never)]
-    fn enter_early_recovery(&mut self, now: Time) {
-        self.account_cwnd(now);
-        self.stats.fast_retransmits += 1;
-        self.convergence.on_loss(now, self.cc.window());
-        let inflight = self.max_sent - self.snd_una;
-        self.cc.on_early_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
-        self.in_recovery = true;
-        self.update_unusual();
-        self.firstpartial = false;
-        self.recover = self.max_sent - 1;
-        if self.guard == RecoverGuard::Ns2 {
-            self.set_guard();
-        }
-        self.inflation = self.dupacks as f64;
-        self.dupwnd = self.inflation;
-        self.dupacks = self.dupack_threshold;
-        self.rto.stop_timing();
-        self.worried = 2.min(self.snd_nxt - self.snd_una + 1);
-        self.transmit(now, self.snd_una, true);
-        self.rto_deadline = Some(now + self.rto.rto());
     }
 
     /// `v_worried_` (tcp-vegas.cc 337-350): on the one or two new ACKs after a retransmission, an expired
@@ -715,12 +688,22 @@ impl Sender {
         }
     }
 
-    fn enter_recovery(&mut self, now: Time) {
+    /// Fast retransmission: on the threshold's duplicate ACK, or (`early`) on an earlier one because ns-2
+    /// Vegas's `vegas_expire` found the packet expired (tcp-vegas.cc 355-402 with `expired >= 0`). An early
+    /// entry inflates the window by the duplicates so far and raises the count to the threshold, so that
+    /// the next duplicate inflates and cannot enter again (ns-2 raises it only if the packet had left
+    /// once; delaycc always does, so a lost retransmission is not fast-retransmitted twice).
+    fn enter_recovery(&mut self, now: Time, early: bool) {
         self.account_cwnd(now);
         self.stats.fast_retransmits += 1;
         self.convergence.on_loss(now, self.cc.window());
         let inflight = self.max_sent - self.snd_una;
-        self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
+        let loss = LossEvent { now, inflight, lost_was_retransmit: false };
+        if early {
+            self.cc.on_early_loss(&loss);
+        } else {
+            self.cc.on_loss(&loss);
+        }
         self.in_recovery = true;
         self.update_unusual();
         self.firstpartial = false;
@@ -729,8 +712,11 @@ impl Sender {
             self.set_guard();
         }
         // ns-2 dupwnd_ = numdupacks_ (tcp-newreno.cc:174); reset_rtx_timer(1, 0) stops RTT timing.
-        self.inflation = self.dupack_threshold as f64;
+        self.inflation = if early { self.dupacks as f64 } else { self.dupack_threshold as f64 };
         self.dupwnd = self.inflation;
+        if early {
+            self.dupacks = self.dupack_threshold;
+        }
         self.rto.stop_timing();
         if self.fine {
             self.worried = 2.min(self.snd_nxt - self.snd_una + 1);
