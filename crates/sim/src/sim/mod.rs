@@ -63,18 +63,24 @@ fn record_sack(fl: &mut Flow) -> (u64, u32) {
     }
 }
 
-/// An ACK of a flow with SACK: its blocks come from the flow's log (`first_sent` holds their serial).
-#[cold]
-#[inline(never)]
-fn on_sack_ack(fl: &mut Flow, now: Time, p: &Packet) {
-    let input = AckInput {
+/// What an arriving ACK packet tells its sender.
+#[inline(always)]
+fn ack_input(p: &Packet) -> AckInput {
+    AckInput {
         ack: p.seq,
         echo_tx_time: p.tx_time,
         echo_inflight: p.inflight_at_send,
         echo_retransmit: p.retransmit,
         rcv_arrival: p.rcv_arrival,
         rcv_leave: p.rcv_leave,
-    };
+    }
+}
+
+/// An ACK of a flow with SACK: its blocks come from the flow's log (`first_sent` holds their serial).
+#[cold]
+#[inline(never)]
+fn on_sack_ack(fl: &mut Flow, now: Time, p: &Packet) {
+    let input = ack_input(p);
     let b = fl.sack_log.as_mut().map(|log| log.take(p.first_sent)).unwrap_or_default();
     fl.sender.on_ack(now, &input, b.as_slice());
 }
@@ -437,14 +443,7 @@ impl Simulation {
             self.after_sender(p.owner);
             return;
         }
-        let input = AckInput {
-            ack: p.seq,
-            echo_tx_time: p.tx_time,
-            echo_inflight: p.inflight_at_send,
-            echo_retransmit: p.retransmit,
-            rcv_arrival: p.rcv_arrival,
-            rcv_leave: p.rcv_leave,
-        };
+        let input = ack_input(p);
         self.flows[p.owner as usize].sender.on_ack(now, &input, &[]);
         self.after_sender(p.owner);
     }
