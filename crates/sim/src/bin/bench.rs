@@ -42,111 +42,68 @@ struct Config {
 
 const REFERENCE: &str = "newreno-10";
 
+/// What every bench line is unless it says otherwise: the reference dumbbell (10 NewReno flows, 1 Gbps, 10 ms
+/// sampling, the base duration, the default transport).
+const REFERENCE_LINE: Config = Config {
+    name: REFERENCE,
+    label: "newreno x10, 1 Gbps",
+    flows: 10,
+    bandwidth: "1Gbps",
+    algorithm: "newreno",
+    params: "",
+    sample_interval: "10ms",
+    duration_factor: 1.0,
+    transport: "",
+};
+
 const CONFIGS: &[Config] = &[
-    Config {
-        name: REFERENCE,
-        label: "newreno x10, 1 Gbps",
-        flows: 10,
-        bandwidth: "1Gbps",
-        algorithm: "newreno",
-        params: "",
-        sample_interval: "10ms",
-        duration_factor: 1.0,
-        transport: "",
-    },
+    REFERENCE_LINE,
     // The reference with SACK (receiver blocks, scoreboard, ns-2's Sack1 recovery): what SACK costs per
     // packet. htsim's TCP has no SACK, so the htsim comparison uses the line above.
     Config {
         name: "newreno-10-sack",
         label: "newreno x10 with SACK, 1 Gbps",
-        flows: 10,
-        bandwidth: "1Gbps",
-        algorithm: "newreno",
-        params: "",
-        sample_interval: "10ms",
-        duration_factor: 1.0,
         transport: "sack = true",
+        ..REFERENCE_LINE
     },
-    Config {
-        name: "newreno-1000",
-        label: "newreno x1000, 1 Gbps",
-        flows: 1000,
-        bandwidth: "1Gbps",
-        algorithm: "newreno",
-        params: "",
-        sample_interval: "10ms",
-        duration_factor: 1.0,
-        transport: "",
-    },
+    Config { name: "newreno-1000", label: "newreno x1000, 1 Gbps", flows: 1000, ..REFERENCE_LINE },
     // The same 1000 flows with 1 s sampling: what the engine does per packet at 1000 flows, apart from the
     // 10 ms time series of 9000 series (144 MB over 20 s) that the line above records. No target.
     Config {
         name: "newreno-1000-1s",
         label: "newreno x1000, 1 Gbps, 1 s sampling",
         flows: 1000,
-        bandwidth: "1Gbps",
-        algorithm: "newreno",
-        params: "",
         sample_interval: "1s",
-        duration_factor: 1.0,
-        transport: "",
+        ..REFERENCE_LINE
     },
-    Config {
-        name: "newreno-10-10g",
-        label: "newreno x10, 10 Gbps",
-        flows: 10,
-        bandwidth: "10Gbps",
-        algorithm: "newreno",
-        params: "",
-        sample_interval: "10ms",
-        duration_factor: 1.0,
-        transport: "",
-    },
+    Config { name: "newreno-10-10g", label: "newreno x10, 10 Gbps", bandwidth: "10Gbps", ..REFERENCE_LINE },
     Config {
         name: "fast-10",
         label: "fast x10 (alpha 200), 1 Gbps",
-        flows: 10,
-        bandwidth: "1Gbps",
         algorithm: "fast",
         params: "alpha = 200",
-        sample_interval: "10ms",
-        duration_factor: 1.0,
-        transport: "",
+        ..REFERENCE_LINE
     },
     Config {
         name: "newreno-10-long",
         label: "newreno x10, 1 Gbps, 10x longer",
-        flows: 10,
-        bandwidth: "1Gbps",
-        algorithm: "newreno",
-        params: "",
-        sample_interval: "10ms",
         duration_factor: 10.0,
-        transport: "",
+        ..REFERENCE_LINE
     },
     // At 1 ms sampling even the 20 s run passes the recorder's default bound of 4000 samples per series, so
     // these two show that memory no longer grows with the duration once the bound is reached.
     Config {
         name: "newreno-10-1ms",
         label: "newreno x10, 1 Gbps, 1 ms sampling",
-        flows: 10,
-        bandwidth: "1Gbps",
-        algorithm: "newreno",
-        params: "",
         sample_interval: "1ms",
-        duration_factor: 1.0,
-        transport: "",
+        ..REFERENCE_LINE
     },
     Config {
         name: "newreno-10-1ms-long",
         label: "newreno x10, 1 Gbps, 1 ms sampling, 10x longer",
-        flows: 10,
-        bandwidth: "1Gbps",
-        algorithm: "newreno",
-        params: "",
         sample_interval: "1ms",
         duration_factor: 10.0,
-        transport: "",
+        ..REFERENCE_LINE
     },
 ];
 
