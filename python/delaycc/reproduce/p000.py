@@ -55,6 +55,34 @@ def _half(what: str) -> Near:
     return Near(0.5, LOG, 0.1, f"{what}, VFAST over FAST; 'half' has one significant digit: 0.45-0.55")
 
 
+def _halved(
+    e: str, rs: RunSet, ratio: Callable[[str], Callable[[RunResult, RunResult], float]]
+) -> list[Claim]:
+    """The two parts of P000's 'baseRTT and RTT halved' (§VI-B, §VI-D): each ratio VFAST over FAST near 1/2."""
+    return [
+        near(
+            e,
+            "baseRTT",
+            "",
+            _paired(rs, ratio("final_base_rtt_s")),
+            _half("baseRTT"),
+            fmt=".3f",
+            unit=" (baseRTT ratio)",
+            reads=BOTH,
+        ),
+        near(
+            e,
+            "RTT",
+            "",
+            _paired(rs, ratio("mean_rtt_s")),
+            _half("mean RTT"),
+            fmt=".3f",
+            unit=" (mean RTT ratio)",
+            reads=BOTH,
+        ),
+    ]
+
+
 def _rates_queue_rtt(rs: RunSet, out: Path, queue_links: list[str], rtt_flow: str = "f1") -> list[Path]:
     exp = rs.experiment
     fig, axes = panels(len(ALGS) + 2, f"{exp.id}: source rates, queue, RTT of {rtt_flow} (first run)")
@@ -318,26 +346,7 @@ def claims_II(rs: RunSet) -> list[Claim]:
             "baseRTT and RTT 'half-decrease' (Table I), so the sources' rates double",
             "x0.5 and x2 (P000 §VI-B text, Table I lost)",
             [
-                near(
-                    e,
-                    "baseRTT",
-                    "",
-                    _paired(rs, ratio("final_base_rtt_s")),
-                    _half("baseRTT"),
-                    fmt=".3f",
-                    unit=" (baseRTT ratio)",
-                    reads=BOTH,
-                ),
-                near(
-                    e,
-                    "RTT",
-                    "",
-                    _paired(rs, ratio("mean_rtt_s")),
-                    _half("mean RTT"),
-                    fmt=".3f",
-                    unit=" (mean RTT ratio)",
-                    reads=BOTH,
-                ),
+                *_halved(e, rs, ratio),
                 near(
                     e,
                     "rate",
@@ -533,26 +542,7 @@ def claims_IV(rs: RunSet) -> list[Claim]:
             "VFAST's baseRTT and average RTT are halved vs FAST, which leads to about 200 % more throughput",
             "x0.5, x0.5, +200 % (P000 §VI-D, Figs. 15-16 lost)",
             [
-                near(
-                    e,
-                    "baseRTT",
-                    "",
-                    _paired(rs, ratio("final_base_rtt_s")),
-                    _half("baseRTT"),
-                    fmt=".3f",
-                    unit=" (baseRTT ratio)",
-                    reads=BOTH,
-                ),
-                near(
-                    e,
-                    "RTT",
-                    "",
-                    _paired(rs, ratio("mean_rtt_s")),
-                    _half("mean RTT"),
-                    fmt=".3f",
-                    unit=" (mean RTT ratio)",
-                    reads=BOTH,
-                ),
+                *_halved(e, rs, ratio),
                 near(
                     e,
                     "throughput",

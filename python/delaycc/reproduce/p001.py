@@ -103,6 +103,23 @@ def _extra_queue(r: RunResult) -> float:
     return 100 * extra / bdp
 
 
+def _below_vegas(
+    e: str, text: str, figure: dict[str, Stats], what: str, fmt: str, unit: str, why: str = ""
+) -> Claim:
+    """One part of a compound claim: RTT-based TCP's `what` below Vegas's, by at least the visible effect."""
+    return order(
+        e,
+        text,
+        "",
+        figure["rttbased"],
+        figure["vegas"],
+        Order("<", f"RTT-based {what}", f"Vegas {what}", VISIBLE, why),
+        fmt=fmt,
+        unit=unit,
+        reads=ALGS,
+    )
+
+
 def claims_simple(rs: RunSet) -> list[Claim]:
     e = rs.experiment.id
     down = _both_algs(rs, _down)
@@ -119,28 +136,8 @@ def claims_simple(rs: RunSet) -> list[Claim]:
             "UDP burst is smaller",
             "faster, smaller (P001 §4.3, Figs. 4-5)",
             [
-                order(
-                    e,
-                    "responds faster",
-                    "",
-                    down["rttbased"],
-                    down["vegas"],
-                    Order("<", "RTT-based response", "Vegas response", VISIBLE, VISIBLE_WHY),
-                    fmt=".3f",
-                    unit=" s",
-                    reads=ALGS,
-                ),
-                order(
-                    e,
-                    "smaller maximum queue",
-                    "",
-                    q_burst["rttbased"],
-                    q_burst["vegas"],
-                    Order("<", "RTT-based max queue", "Vegas max queue", VISIBLE),
-                    fmt=".1f",
-                    unit=" seg",
-                    reads=ALGS,
-                ),
+                _below_vegas(e, "responds faster", down, "response", ".3f", " s", VISIBLE_WHY),
+                _below_vegas(e, "smaller maximum queue", q_burst, "max queue", ".1f", " seg"),
             ],
             note="response: seconds after 1.5 s until the window is within 10 % of the one that fills the "
             "20 Mb/s the burst leaves plus the 3-segment target, 1.5 s if never; queue: the largest during "
@@ -152,17 +149,7 @@ def claims_simple(rs: RunSet) -> list[Claim]:
             "much queue",
             "faster, little queue (P001 §4.3, Figs. 4-5)",
             [
-                order(
-                    e,
-                    "responds faster",
-                    "",
-                    up["rttbased"],
-                    up["vegas"],
-                    Order("<", "RTT-based ramp-up", "Vegas ramp-up", VISIBLE, VISIBLE_WHY),
-                    fmt=".3f",
-                    unit=" s",
-                    reads=ALGS,
-                ),
+                _below_vegas(e, "responds faster", up, "ramp-up", ".3f", " s", VISIBLE_WHY),
                 bound(
                     e,
                     "without too much queue",
@@ -280,28 +267,8 @@ def claims_parkinglot(rs: RunSet) -> list[Claim]:
             "RTT-based TCP increases the queue more quickly but keeps a smaller maximum queue than Vegas",
             "more quickly; 45 < 65 (P001 §4.3, Fig. 10)",
             [
-                order(
-                    e,
-                    "queue rises sooner",
-                    "",
-                    rise["rttbased"],
-                    rise["vegas"],
-                    Order("<", "RTT-based time to 20 seg", "Vegas time to 20 seg", VISIBLE, VISIBLE_WHY),
-                    fmt=".3f",
-                    unit=" s",
-                    reads=ALGS,
-                ),
-                order(
-                    e,
-                    "smaller maximum",
-                    "",
-                    mq_all["rttbased"],
-                    mq_all["vegas"],
-                    Order("<", "RTT-based max queue", "Vegas max queue", VISIBLE),
-                    fmt=".1f",
-                    unit=" seg",
-                    reads=ALGS,
-                ),
+                _below_vegas(e, "queue rises sooner", rise, "time to 20 seg", ".3f", " s", VISIBLE_WHY),
+                _below_vegas(e, "smaller maximum", mq_all, "max queue", ".1f", " seg"),
             ],
             note=f"sooner: seconds until the bottleneck queue first reaches {QUEUE_RISE} segments, below "
             "half of either maximum the paper reports",
@@ -351,28 +318,8 @@ def claims_parkinglot(rs: RunSet) -> list[Claim]:
             "RTT-based TCP has both a shorter ramp-up time and a faster window adjustment than Vegas (S1-S3)",
             "shorter, faster (P001 §4.3, Figs. 6-7)",
             [
-                order(
-                    e,
-                    "shorter ramp-up",
-                    "",
-                    ramp["rttbased"],
-                    ramp["vegas"],
-                    Order("<", "RTT-based ramp-up", "Vegas ramp-up", VISIBLE, VISIBLE_WHY),
-                    fmt=".3f",
-                    unit=" s",
-                    reads=ALGS,
-                ),
-                order(
-                    e,
-                    "faster adjustment",
-                    "",
-                    settle["rttbased"],
-                    settle["vegas"],
-                    Order("<", "RTT-based settling", "Vegas settling", VISIBLE),
-                    fmt=".3f",
-                    unit=" s",
-                    reads=ALGS,
-                ),
+                _below_vegas(e, "shorter ramp-up", ramp, "ramp-up", ".3f", " s", VISIBLE_WHY),
+                _below_vegas(e, "faster adjustment", settle, "settling", ".3f", " s"),
             ],
             note="sources 1-3, mean of the three: ramp-up until the window first reaches 90 % of its level "
             "at 1.5-2 s; adjustment until it stays within 10 % of it",
