@@ -134,6 +134,8 @@ pub struct Fast {
     mi_reentry: bool,
     cap_2w: bool,
     arithmetic: Arithmetic,
+    /// `cwnd_remainder`: the fractions `window_arithmetic = "int_carry"` has dropped so far.
+    carry: f64,
     max_weight: f64,
     pacing: bool,
     packet_bits: f64,
@@ -186,6 +188,7 @@ impl Fast {
                 "int_carry" => Arithmetic::IntCarry,
                 _ => Arithmetic::Double,
             },
+            carry: 0.0,
             max_weight: p.num("avg_rtt_max_weight"),
             pacing: p.flag("pacing"),
             packet_bits: ctx.packet_bytes as f64 * 8.0,
@@ -271,10 +274,9 @@ impl Fast {
             Arithmetic::Double => target,
             Arithmetic::Int => target.trunc(),
             Arithmetic::IntCarry => {
-                let m = self.module.get_or_insert_with(ModuleClock::default);
-                m.remainder += target.fract();
-                if m.remainder > 1.0 {
-                    m.remainder -= 1.0;
+                self.carry += target.fract();
+                if self.carry > 1.0 {
+                    self.carry -= 1.0;
                     target.trunc() + 1.0
                 } else {
                     target.trunc()
@@ -826,5 +828,12 @@ mod tests {
         assert_eq!(go("double"), vec![10.25; 5]);
         assert_eq!(go("int"), vec![10.0; 5]);
         assert_eq!(go("int_carry"), vec![10.0, 10.0, 10.0, 10.0, 11.0]);
+        // The carry belongs to the equation, not to the module's cadence: the round model keeps its own.
+        let mut f = round_fast(2.0, 0.5, &[("window_arithmetic", ParamValue::Str("int_carry".into()))]);
+        f.base_rtt = Some(0.1);
+        f.avg_rtt = Some(0.1);
+        f.cwnd = 10.0;
+        f.target(10.0);
+        assert!(f.module.is_none(), "int_carry must not switch the round cadence to the module's");
     }
 }

@@ -39,8 +39,6 @@ pub(super) struct ModuleClock {
     /// That value as it was when each unacknowledged packet was sent, from sequence number `sent_base`.
     sent_flight: VecDeque<f64>,
     sent_base: u64,
-    /// `cwnd_remainder` of `high_accuracy_cwnd_ = 1`.
-    pub remainder: f64,
 }
 
 impl ModuleClock {
