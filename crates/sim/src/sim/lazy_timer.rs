@@ -4,7 +4,8 @@
 
 use crate::time::Time;
 
-/// Arms the timer if it has a deadline and no pending event: returns when to schedule its event.
+/// Arms a timer whose deadline is set only while no event is pending (the delayed ACK): returns when to
+/// schedule its event.
 #[inline]
 pub fn arm(pending: &mut bool, deadline: Option<Time>) -> Option<Time> {
     match deadline {
@@ -25,26 +26,14 @@ pub enum Fired {
     Later(Time),
     /// The deadline has come.
     Due,
-    /// An event an earlier one replaced (`arm_at`): ignore it.
+    /// An event an earlier one replaced: ignore it.
     Stale,
 }
 
-#[inline]
-pub fn fire(pending: &mut bool, deadline: Option<Time>, now: Time) -> Fired {
-    *pending = false;
-    match deadline {
-        None => Fired::Cleared,
-        Some(t) if t > now => {
-            *pending = true;
-            Fired::Later(t)
-        }
-        Some(_) => Fired::Due,
-    }
-}
-
-/// `arm` for a deadline that may also move earlier while its event is pending (the RTO: ns-2 restarts the
-/// timer only on the first partial ACK, and its estimate can shrink): `scheduled` is when the pending
-/// event fires. A deadline before it schedules one more event; the later one then finds itself stale.
+/// Arms a timer whose deadline may also move earlier while its event is pending (the RTO: ns-2 restarts
+/// the timer only on the first partial ACK, and its estimate can shrink; the pacer, when the rate rises):
+/// `scheduled` is when the pending event fires. A deadline before it schedules one more event; the later
+/// one then finds itself stale.
 #[inline]
 pub fn arm_at(scheduled: &mut Option<Time>, deadline: Option<Time>) -> Option<Time> {
     match (deadline, *scheduled) {

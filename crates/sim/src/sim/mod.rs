@@ -478,7 +478,7 @@ impl Simulation {
             self.queue.schedule(d, Event::Rto(f));
         }
         if let Some(p) = &mut s.pacer {
-            if let Some(t) = lazy_timer::arm(&mut p.event_pending, p.wakeup) {
+            if let Some(t) = lazy_timer::arm_at(&mut p.event_at, p.wakeup) {
                 self.queue.schedule(t, Event::Pace(f));
             }
         }
@@ -489,7 +489,7 @@ impl Simulation {
         let now = self.now;
         let s = &mut self.flows[f as usize].sender;
         let Some(p) = &mut s.pacer else { return };
-        match lazy_timer::fire(&mut p.event_pending, p.wakeup, now) {
+        match lazy_timer::fire_at(&mut p.event_at, p.wakeup, now) {
             Fired::Cleared | Fired::Stale => {}
             Fired::Later(t) => self.queue.schedule(t, Event::Pace(f)),
             Fired::Due => {

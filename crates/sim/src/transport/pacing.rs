@@ -18,12 +18,13 @@ pub struct Pacer {
     /// wants to be woken. None when nothing waits on the pacer.
     pub wakeup: Option<Time>,
     /// A pacing event for this flow is in the event queue.
-    pub event_pending: bool,
+    /// When the pending wake-up event fires (`lazy_timer::arm_at`).
+    pub event_at: Option<Time>,
 }
 
 impl Pacer {
     pub fn new(packet_bytes: u32) -> Pacer {
-        Pacer { packet_bits: packet_bytes as f64 * 8.0, next_send: 0, wakeup: None, event_pending: false }
+        Pacer { packet_bits: packet_bytes as f64 * 8.0, next_send: 0, wakeup: None, event_at: None }
     }
 
     /// Whether a packet may leave now.
