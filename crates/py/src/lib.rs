@@ -3,7 +3,7 @@
 //! The engine runs with the GIL released; Rust panics are caught here and never reach Python as panics.
 
 use delaycc_sim::cc::registry_json;
-use delaycc_sim::scenario::{self, Scenario};
+use delaycc_sim::{scenario, Scenario};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -184,7 +184,7 @@ fn transports_json(text: &str, file: &str, format: &str) -> Option<String> {
         .map(|f| {
             let t = &f.transport;
             let ctx = delaycc_sim::cc::FlowContext::new(t.initial_window);
-            let cc = (f.algorithm.build)(&f.params, &ctx);
+            let cc = delaycc_sim::cc::build_controller(f.algorithm, &f.params, &ctx);
             let recovery = cc.recovery();
             let s = delaycc_sim::time::secs;
             serde_json::json!({

@@ -7,6 +7,7 @@
 pub mod cc;
 pub mod engine;
 pub mod measure;
+pub mod model;
 pub mod net;
 pub mod rng;
 pub mod run;
@@ -16,6 +17,6 @@ pub mod time;
 pub mod transport;
 pub mod units;
 
+pub use model::Scenario;
 pub use run::{run_scenario, RunResult};
-pub use scenario::Scenario;
 pub use sim::{Outcome, Simulation};

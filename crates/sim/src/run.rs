@@ -1,7 +1,7 @@
 //! One-call entry point: run a validated scenario and collect its summary and time series.
 
 use crate::measure::{summary_json, Series, SeriesStore};
-use crate::scenario::Scenario;
+use crate::model::Scenario;
 use crate::sim::{Outcome, PacketCounts, Simulation};
 use crate::time::Time;
 use std::time::Instant;

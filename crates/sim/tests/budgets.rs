@@ -4,8 +4,8 @@
 
 mod invariants;
 
-use delaycc_sim::scenario::{self, Scenario};
 use delaycc_sim::{run_scenario, Outcome, Simulation};
+use delaycc_sim::{scenario, Scenario};
 use serde_json::Value;
 
 fn parse(text: &str) -> Scenario {

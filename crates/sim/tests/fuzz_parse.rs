@@ -8,7 +8,8 @@
 
 mod gen;
 
-use delaycc_sim::scenario::{self, routes::Graph, Scenario};
+use delaycc_sim::scenario::{self, routes::Graph};
+use delaycc_sim::Scenario;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use serde_json::{json, Map, Value};

@@ -4,7 +4,8 @@ mod common;
 
 use common::*;
 use delaycc_sim::measure::summary_json;
-use delaycc_sim::scenario::{self, PartialTimer, Profile, RecoverGuard, RtoKind};
+use delaycc_sim::model::{PartialTimer, Profile, RecoverGuard, RtoKind};
+use delaycc_sim::scenario;
 use delaycc_sim::Outcome;
 
 const PATH: &str = r#"
@@ -16,7 +17,7 @@ delay = "25ms"
 buffer = 1000
 "#;
 
-fn parse(top: &str, flow_extra: &str, tail: &str) -> scenario::Scenario {
+fn parse(top: &str, flow_extra: &str, tail: &str) -> delaycc_sim::Scenario {
     let text = format!(
         "name = \"p\"\nduration = 5\n{top}\n{PATH}[[flows]]\nalgorithm = \"newreno\"\nsrc = \"s\"\ndst = \"d\"\n{flow_extra}\n{tail}"
     );

@@ -306,7 +306,7 @@ fn fnv(h: &mut u64, bytes: &[u8]) {
 
 /// A hash of everything a run produces except its wall time (and fields added since the digest was
 /// introduced, so digests stay comparable across versions).
-fn digest(sc: scenario::Scenario) -> String {
+fn digest(sc: delaycc_sim::Scenario) -> String {
     let mut r = delaycc_sim::run_scenario(sc, |_| true);
     if let Some(m) = r.summary.as_object_mut() {
         m.remove("wall_s");

@@ -16,8 +16,8 @@
 //! restart after idle (a flow here is never idle with data to send).
 
 use super::maxfilter::RoundMax;
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent, RateSample};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::rng::Rng;
 use crate::time::{from_secs, secs, Time};
 

@@ -8,7 +8,7 @@
 //! safety exit: the pre-loss window is regained, 30 RTTs pass, or a new loss or timeout (E2). The paper's
 //! equality tests are made operational with the tolerances of §7.5.
 
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::time::{secs, Time};
 
 pub const PARAMS: &[ParamSpec] = &[

@@ -5,9 +5,9 @@
 //! estimate instead. On a loss W_max = cwnd (less with fast convergence) and cwnd = β·cwnd. HyStart++'s
 //! delay-increase test (RFC 9406) can end slow start before the first loss.
 
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::round::Rounds;
 use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::time::{secs, Time};
 
 pub const PARAMS: &[ParamSpec] = &[

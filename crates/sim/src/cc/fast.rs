@@ -12,11 +12,11 @@
 
 use super::ccafr::{AfrInput, Ccafr};
 use super::fast_ns2::{ModuleClock, PACE_MIN_BASE_RTT_S};
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::round::Rounds;
 use super::rrfast::RerouteDetector;
 use super::vfast::{AsymmetricEwma, FilterPlacement};
 use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent, Recovery};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::time::{from_secs, secs, Time};
 
 pub const PARAMS: &[ParamSpec] = &[

@@ -6,7 +6,6 @@
 //! the window in flight when the acked packet left, a loss, the end of recovery, a timeout, a tick) and
 //! reads back the window and, if the algorithm wants one, a pacing rate.
 
-pub mod params;
 pub mod registry;
 
 mod alt;
@@ -27,8 +26,8 @@ pub mod sctp;
 pub mod vegas;
 pub mod vfast;
 
-pub use params::{ParamKind, ParamSpec, ParamValue, Params};
-pub use registry::{algorithm, algorithms, registry_json, AlgorithmInfo};
+pub use crate::model::params::{ParamKind, ParamSpec, ParamValue, Params};
+pub use registry::{algorithm, algorithms, build_controller, registry_json, AlgorithmInfo};
 
 use crate::time::{secs, Time};
 

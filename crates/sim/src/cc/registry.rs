@@ -1,11 +1,11 @@
 //! The table of algorithms a scenario may name, with their parameter schemas.
 
 use super::alt::Alt;
-use super::params::{ParamKind, ParamSpec, Params};
 use super::{
     bbr, ccafr, cubic, fast, newreno, reno, rrfast, rttbased, sctp, vegas, vfast, CongestionControl,
     FlowContext,
 };
+use crate::model::params::{ParamKind, ParamSpec, Params};
 
 pub struct AlgorithmInfo {
     pub name: &'static str,
@@ -141,6 +141,12 @@ pub fn algorithms() -> &'static [AlgorithmInfo] {
 
 pub fn algorithm(name: &str) -> Option<&'static AlgorithmInfo> {
     ALGORITHMS.iter().find(|a| a.name == name)
+}
+
+/// Builds a flow's controller. The scenario layer refuses unknown names, so a missing one is a bug.
+pub fn build_controller(name: &str, params: &Params, ctx: &FlowContext) -> Box<dyn CongestionControl> {
+    let info = algorithm(name).unwrap_or_else(|| panic!("algorithm {name} is not registered"));
+    (info.build)(params, ctx)
 }
 
 /// The registry as JSON, for `delaycc list algorithms`.

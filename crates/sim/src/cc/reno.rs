@@ -4,8 +4,8 @@
 //! start and +1/cwnd per new ACK in congestion avoidance (no appropriate byte counting). The transport does
 //! the recovery bookkeeping; this file only sizes the window.
 
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::time::Time;
 
 pub const PARAMS: &[ParamSpec] = &[ParamSpec {

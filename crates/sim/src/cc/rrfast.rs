@@ -5,8 +5,8 @@
 //! The paper's rule is in a missing flowchart: every number here is the proposal of algorithms.md §6.2.
 
 use super::fast::{Fast, PARAMS as FAST_PARAMS};
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::{CongestionControl, FlowContext};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {

@@ -6,9 +6,9 @@
 //! baseRTT + α/μ rolls the window back to its value at the cycle start. When VQO > α the DECREMENT phase
 //! removes ⌈K·(VQO − α)⌉ packets over the next cycle (K = 0.25). Loss recovery is NewReno's.
 
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::reno::halve;
 use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::time::{secs, Time};
 
 pub const PARAMS: &[ParamSpec] = &[

@@ -5,8 +5,8 @@
 //! multihoming is not modelled. Recovery uses the shared transport (cumulative ACKs with NewReno-style
 //! retransmission of each hole standing in for SACK gap reports).
 
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::{AckEvent, CongestionControl, FlowContext, LossEvent};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::time::Time;
 
 pub const PARAMS: &[ParamSpec] = &[

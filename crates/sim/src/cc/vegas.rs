@@ -23,8 +23,8 @@
 //! congestion avoidance, Reno's ssthresh on loss. Its defaults are Linux's (alpha 2, beta 4, gamma 1):
 //! `resolve_flavour_defaults` fills them in for parameters a scenario leaves unset.
 
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::time::{secs, Time};
 use std::collections::VecDeque;
 

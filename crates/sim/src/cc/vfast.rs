@@ -4,8 +4,8 @@
 //! `filter = "per-ack"` runs it on every raw sample instead of the module's EWMA.
 
 use super::fast::{Fast, PARAMS as FAST_PARAMS};
-use super::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use super::{CongestionControl, FlowContext};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 
 pub const PARAMS: &[ParamSpec] = &[
     ParamSpec {

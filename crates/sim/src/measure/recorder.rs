@@ -6,8 +6,8 @@ use super::flow_log::FlowLog;
 use super::resolution::{merge_rows, merge_rule, Merge};
 use super::store::SeriesStore;
 use super::tiles::Tiles;
+use crate::model::Scenario;
 use crate::net::{LinkDir, Routes};
-use crate::scenario::Scenario;
 use crate::sim::{Flow, Source};
 use crate::time::{as_f64, secs, Time};
 

@@ -78,7 +78,7 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
             if cwnd_time > 0 && s.started { s.stats.cwnd_integral / cwnd_time as f64 } else { s.cc.window() };
         flows.push(json!({
             "id": spec.id,
-            "algorithm": spec.algorithm.name,
+            "algorithm": spec.algorithm,
             "throughput_bps": throughput,
             "goodput_bps": goodput,
             "retransmits": s.stats.retransmits,
@@ -138,7 +138,7 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
         let active_s = secs(src.stop.min(end).saturating_sub(src.start));
         traffic.push(json!({
             "id": spec.id,
-            "kind": match spec.kind { crate::scenario::TrafficKind::Cbr { .. } => "cbr", _ => "onoff" },
+            "kind": match spec.kind { crate::model::TrafficKind::Cbr { .. } => "cbr", _ => "onoff" },
             "sent_pkts": src.sent,
             "delivered_pkts": src.delivered,
             "throughput_bps": if active_s > 0.0 { src.window_bits as f64 / active_s } else { 0.0 },

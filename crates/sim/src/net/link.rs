@@ -10,8 +10,8 @@
 
 use super::packet::Packet;
 use super::ring::Ring;
+use crate::model::Buffer;
 use crate::rng::Rng;
-use crate::scenario::Buffer;
 use crate::time::{serialisation, Time};
 
 #[derive(Clone, Copy, Debug, Default)]

@@ -7,10 +7,10 @@
 //! itself (`sim/budget.rs`).
 
 use super::check::{Checker, Table};
-use super::model::{Limits, Scenario};
 use super::tree::Node;
 use crate::cc::FlowContext;
 use crate::measure::recorder::{FLOW_METRICS, LINK_METRICS, TRAFFIC_METRICS};
+use crate::model::{Limits, Scenario};
 use crate::units::format_size;
 
 pub(super) const LIMITS_KEYS: &[&str] = &["max_events", "max_memory"];
@@ -87,7 +87,9 @@ fn series_count(sc: &Scenario) -> (u64, u64) {
                 initial_window: f.transport.initial_window,
                 rng_seed: 0,
             };
-            (FLOW_METRICS.len() + (f.algorithm.build)(&f.params, &ctx).extra_metrics().len()) as u64
+            (FLOW_METRICS.len()
+                + crate::cc::build_controller(f.algorithm, &f.params, &ctx).extra_metrics().len())
+                as u64
         })
         .sum();
     let dense = (sc.links.len() * 2 * LINK_METRICS.len() + sc.traffic.len() * TRAFFIC_METRICS.len()) as u64;

@@ -3,14 +3,13 @@
 mod check;
 pub mod limits;
 mod locate;
-pub mod model;
 mod params;
 mod parse;
 pub mod routes;
 mod transport;
 pub mod tree;
 
-pub use model::*;
+use crate::model::Scenario;
 
 /// Every key of every table of the format, once each (for tools and property tests that build random
 /// files: a hand-kept copy would miss keys added later).

@@ -2,13 +2,13 @@
 
 use super::check::{array, as_duration, as_integer, as_string, join, Checker, Table};
 use super::limits;
-use super::model::*;
 use super::params::params;
 use super::routes::Graph;
 use super::transport::transport;
 use super::tree::{Node, Value};
 use crate::cc;
 use crate::measure::resolution::DEFAULT_MAX_SAMPLES;
+use crate::model::*;
 use crate::time::{Time, NS_PER_SEC};
 use std::collections::HashMap;
 
@@ -406,7 +406,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         {
             flows.push(FlowSpec {
                 id,
-                algorithm: alg,
+                algorithm: alg.name,
                 params,
                 src,
                 dst,

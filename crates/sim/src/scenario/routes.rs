@@ -1,7 +1,7 @@
 //! Routing over the scenario's graph: checking explicit node lists and finding the default route (least
 //! total one-way propagation delay in the direction of travel, ties broken by hop count, then by node order).
 
-use super::model::{LinkSpec, NodeId};
+use crate::model::{LinkSpec, NodeId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

@@ -10,9 +10,9 @@
 
 use super::{Flow, Simulation};
 use crate::engine::Event;
+use crate::model::Scenario;
 use crate::net::link::InFlight;
 use crate::scenario::limits::series_bytes;
-use crate::scenario::Scenario;
 use crate::time::{secs, Time};
 use crate::units::format_size;
 use std::mem::size_of;

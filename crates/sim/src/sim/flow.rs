@@ -1,7 +1,7 @@
 //! A congestion-controlled flow inside the simulation: its sender, its receiver, and the routes its data
 //! and ACKs take.
 
-use crate::scenario::FlowSpec;
+use crate::model::FlowSpec;
 use crate::time::Time;
 use crate::transport::delivery::AppDelivery;
 use crate::transport::sack::SackLog;

@@ -14,10 +14,10 @@ pub use source::Source;
 use crate::cc::FlowContext;
 use crate::engine::{Event, EventQueue};
 use crate::measure::Recorder;
+use crate::model::{EventKind, NodeId, Scenario};
 use crate::net::{Enqueued, LinkDir, Packet, PacketKind, Routes};
 use crate::rng::Rng;
 use crate::scenario::routes::Graph;
-use crate::scenario::{EventKind, NodeId, Scenario};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
 use crate::transport::sack::SACK_BLOCK_BYTES;
@@ -130,7 +130,7 @@ impl Simulation {
                 initial_window: f.transport.initial_window,
                 rng_seed: Rng::stream(scenario.seed, &format!("cc:{}", f.id)).next_u64(),
             };
-            let cc = (f.algorithm.build)(&f.params, &ctx);
+            let cc = crate::cc::build_controller(f.algorithm, &f.params, &ctx);
             let limit = f.bytes.map(|b| b.div_ceil((scenario.packet_size - scenario.header_size) as u64));
             let mut sender = Sender::new(cc, &f.transport, limit);
             if f.transport.pacing && sender.cc.paces() {

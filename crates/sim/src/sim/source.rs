@@ -2,8 +2,8 @@
 //! `Application/Traffic/Exponential`: on and off periods drawn from exponential distributions, sending at
 //! the given rate while on). Each source has at most one pending event.
 
+use crate::model::{TrafficKind, TrafficSpec};
 use crate::rng::Rng;
-use crate::scenario::{TrafficKind, TrafficSpec};
 use crate::time::{from_secs, secs, Time, NS_PER_SEC};
 
 pub struct Source {

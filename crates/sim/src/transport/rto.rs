@@ -6,7 +6,7 @@
 //! `tcpTick_` ticks, SRTT and RTTVAR are kept in fixed point, and backoff follows `rtt_backoff`. `Rto`
 //! holds one or the other, as the flow's `rto` key says.
 
-use crate::scenario::{RtoKind, TransportConfig};
+use crate::model::{RtoKind, TransportConfig};
 use crate::time::{round_ns, Time};
 
 #[derive(Clone, Debug)]

@@ -12,7 +12,7 @@ use super::rate_sample::RateSampler;
 use super::rto::Rto;
 use super::sack::Scoreboard;
 use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent, Recovery};
-use crate::scenario::{PartialTimer, RecoverGuard, TransportConfig};
+use crate::model::{PartialTimer, RecoverGuard, TransportConfig};
 use crate::time::{as_f64, Time};
 use std::collections::VecDeque;
 

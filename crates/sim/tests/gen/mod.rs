@@ -8,7 +8,8 @@ mod topology;
 
 pub use topology::{Route, Topology};
 
-use delaycc_sim::cc::{self, params::ParamDefault, ParamKind, ParamSpec};
+use delaycc_sim::cc::{self, ParamKind, ParamSpec};
+use delaycc_sim::model::ParamDefault;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use std::fmt;

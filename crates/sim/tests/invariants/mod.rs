@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use delaycc_sim::measure::summary_json;
-use delaycc_sim::scenario::{Buffer, EventKind, Scenario};
+use delaycc_sim::model::{Buffer, EventKind, Scenario};
 use delaycc_sim::{Outcome, Simulation};
 use serde_json::Value;
 use std::time::{Duration, Instant};
