@@ -27,23 +27,10 @@ pub mod vegas;
 pub mod vfast;
 
 pub use crate::model::params::{ParamKind, ParamSpec, ParamValue, Params};
+pub use crate::model::Recovery;
 pub use registry::{algorithm, algorithms, build_controller, registry_json, AlgorithmInfo};
 
 use crate::time::{secs, Time};
-
-/// Loss recovery run by the transport (see `CongestionControl::recovery`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Recovery {
-    /// Fast retransmit and fast recovery; any new ACK ends recovery (RFC 5681 Reno).
-    Reno,
-    /// Partial ACKs keep recovery going (RFC 6582; ns-2 Agent/TCP/Newreno, tcp/tcp-newreno.cc).
-    NewReno,
-    /// The ns-2 FAST module's own recovery (tcp/tcp-fast.cc recv/dupack_action/send_much): duplicate
-    /// ACKs count only when the SACK scoreboard changes (without SACK every loss ends in a timeout),
-    /// `on_loss` on the third, sending while pipe < cwnd, no window inflation, the `stale_after()` rule,
-    /// and no timer backoff on a timeout.
-    FastModule,
-}
 
 /// What the transport knows about a new cumulative ACK (one that advances `snd_una`).
 #[derive(Clone, Copy, Debug)]

@@ -2,6 +2,20 @@
 
 use crate::time::Time;
 
+/// Loss recovery run by the transport (see `CongestionControl::recovery`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// Fast retransmit and fast recovery; any new ACK ends recovery (RFC 5681 Reno).
+    Reno,
+    /// Partial ACKs keep recovery going (RFC 6582; ns-2 Agent/TCP/Newreno, tcp/tcp-newreno.cc).
+    NewReno,
+    /// The ns-2 FAST module's own recovery (tcp/tcp-fast.cc recv/dupack_action/send_much): duplicate
+    /// ACKs count only when the SACK scoreboard changes (without SACK every loss ends in a timeout),
+    /// `on_loss` on the third, sending while pipe < cwnd, no window inflation, the `stale_after()` rule,
+    /// and no timer backoff on a timeout.
+    FastModule,
+}
+
 /// Which group of transport defaults a scenario starts from (top-level `profile`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
@@ -134,8 +148,8 @@ impl TransportConfig {
         self.syn.unwrap_or(algorithm_sends_syn)
     }
 
-    pub fn sack_for(&self, recovery: crate::cc::Recovery) -> bool {
-        self.sack.unwrap_or(recovery == crate::cc::Recovery::FastModule)
+    pub fn sack_for(&self, recovery: Recovery) -> bool {
+        self.sack.unwrap_or(recovery == Recovery::FastModule)
     }
 }
 
