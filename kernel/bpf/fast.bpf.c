@@ -1,4 +1,4 @@
-/* FAST TCP (shared/spec/algorithms.md §1; crates/sim/src/cc/fast.rs) for the Linux kernel: the
+/* FAST TCP (docs/algorithms.md "fast"; crates/sim/src/cc/fast/controller.rs) for the Linux kernel: the
  * controller of fast_core.h with nothing plugged in. */
 #include "dcc_common.h"
 #include "fast_params.h"

@@ -1,6 +1,6 @@
-/* RRFast (P002; shared/spec/algorithms.md §6; crates/sim/src/cc/rrfast.rs) for the Linux kernel: FAST's
- * controller plus a reroute detector. An update that cuts the window while FAST's backlog estimate
- * w·(1 - baseRTT/avgRTT) exceeds 2·alpha starts a probe remembering the period's minimum RTT. If a later
+/* RRFast (P002; docs/algorithms.md "rrfast"; crates/sim/src/cc/fast/reroute.rs) for the Linux kernel:
+ * FAST's controller plus a reroute detector. An update that cuts the window while FAST's backlog estimate
+ * w·(1-baseRTT/avgRTT) exceeds 2·alpha starts a probe remembering the period's minimum RTT. If a later
  * period's minimum falls by max(rtt_drop_abs, rtt_drop_rel·queueing delay) the rise was congestion; if
  * after probe_updates updates the window is min_cut below where it was and the RTT has not fallen, the
  * path got longer: baseRTT is forgotten and that update skipped. After probe_max_updates a probe ends. */

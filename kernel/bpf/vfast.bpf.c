@@ -1,7 +1,7 @@
-/* VFAST (P000; shared/spec/algorithms.md §2; crates/sim/src/cc/vfast.rs) for the Linux kernel: FAST's
- * controller whose delay is an asymmetric EWMA s <- psi·x + (1 - psi)·s, psi = psi_up when x > s and
- * psi_down otherwise; by default run once per window update on FAST's avgRTT (V1 reading b), or per ACK
- * on raw samples in place of FAST's EWMA (filter = per-ack). */
+/* VFAST (P000; docs/algorithms.md "vfast"; crates/sim/src/cc/fast/rtt_filter.rs) for the Linux kernel:
+ * FAST's controller whose delay is an asymmetric EWMA s <- psi·x + (1 - psi)·s, psi = psi_up when x > s and
+ * psi_down otherwise; by default run once per window update on FAST's avgRTT (V1 reading b), or per ACK on
+ * raw samples in place of FAST's EWMA (filter = per-ack). */
 #define DCC_VFAST
 #include "dcc_common.h"
 #include "fast_params.h"
