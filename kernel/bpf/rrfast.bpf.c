@@ -6,25 +6,9 @@
  * path got longer: baseRTT is forgotten and that update skipped. After probe_max_updates a probe ends. */
 #define DCC_RRFAST
 #include "dcc_common.h"
-#include "fast_params.h"
+#include "dcc_params.h"
 
-struct dcc_params_rrfast {
-	struct dcc_fast_params fast;
-	__u32 probe_updates;      /* 3: §6.2 N_probe */
-	__u32 probe_max_updates;  /* 8: §6.2 N_max */
-	__u32 min_cut_milli;      /* 250: §6.2 rho */
-	__u32 rtt_drop_rel_milli; /* 100: §6.2 epsilon_rel */
-	__u32 rtt_drop_abs_us;    /* 1000: §6.2 epsilon_abs */
-};
-
-struct dcc_params_rrfast dcc_params SEC(".data.dccrrfast") = {
-	.fast = DCC_FAST_DEFAULTS,
-	.probe_updates = 3,
-	.probe_max_updates = 8,
-	.min_cut_milli = 250,
-	.rtt_drop_rel_milli = 100,
-	.rtt_drop_abs_us = 1000,
-};
+struct dcc_params_rrfast dcc_params SEC(".data.dccrrfast") = DCC_PARAMS_RRFAST_DEFAULTS;
 
 struct fast_ext {
 	__u32 rtt_ref; /* us: the period's minimum RTT when the probe began */

@@ -4,8 +4,8 @@ out in the BPF object's parameter section.
 Parameter names, defaults, ranges, descriptions and sources are the simulator's (`delaycc list
 algorithms`); what is declared here is only what the kernel adds: which parameters a BPF algorithm
 implements, in which order, and how each is scaled to a 32-bit integer ("milli" = value x 1000, "us" =
-seconds x 10^6, "q20" = value x 2^20, a choice by its index). kernel/bpf/*.bpf.c and fast_params.h
-declare the same fields in the same order.
+seconds x 10^6, "q20" = value x 2^20, a choice by its index). kernel/bpf/dcc_params.h, the C side of
+these layouts, is generated from both (`make -C kernel params`, params_header.py).
 """
 
 from __future__ import annotations
