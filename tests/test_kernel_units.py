@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,6 @@ from delaycc.kernel.algorithms import KERNEL_ALGORITHMS, default_params
 
 ROOT = Path(__file__).resolve().parent.parent
 DUMBBELL = ROOT / "scenarios" / "kernel" / "dumbbell-20mbps.toml"
-BPF = ROOT / "kernel" / "bpf"
 
 
 def test_every_bpf_parameter_is_a_simulator_parameter_with_its_default() -> None:
@@ -30,21 +28,6 @@ def test_every_bpf_parameter_is_a_simulator_parameter_with_its_default() -> None
         assert {f.name for f in alg.fields} | set(alg.unsupported) | required == set(defaults), alg.name
         implemented = {k: v for k, v in defaults.items() if k not in alg.unsupported and k not in required}
         assert alg.decode(alg.encode(defaults)) == pytest.approx(implemented)
-
-
-def _c_defaults(text: str) -> dict[str, int]:
-    return {k: int(v) for k, v in re.findall(r"\.(\w+) = \(?(\d+)", text)}
-
-
-def test_the_bpf_sources_start_from_the_simulator_defaults() -> None:
-    """The initial values in the .bpf.c parameter sections equal the encoded simulator defaults."""
-    fast_c = _c_defaults((BPF / "fast_params.h").read_text())
-    fast_c["max_weight_q20"] = (1 << 20) // 256
-    expected_fast = KERNEL_ALGORITHMS["fast"].encode(default_params("fast"))
-    assert list(fast_c.values())[: len(expected_fast) // 4] == list(np.frombuffer(expected_fast, "<u4"))
-    vegas_c = _c_defaults((BPF / "vegas.bpf.c").read_text().split("dcc_vegas_params SEC")[1])
-    expected = np.frombuffer(KERNEL_ALGORITHMS["vegas"].encode(default_params("vegas")), "<u4")
-    assert list(vegas_c.values()) == list(expected)
 
 
 def test_unsupported_features_are_refused_by_key(tmp_path: Path) -> None:

@@ -1,13 +1,9 @@
-/* FAST TCP (shared/spec/algorithms.md §1; crates/sim/src/cc/fast.rs) for the Linux kernel: the
+/* FAST TCP (docs/algorithms.md "fast"; crates/sim/src/cc/fast/controller.rs) for the Linux kernel: the
  * controller of fast_core.h with nothing plugged in. */
 #include "dcc_common.h"
-#include "fast_params.h"
+#include "dcc_params.h"
 
-struct dcc_params_fast {
-	struct dcc_fast_params fast;
-};
-
-struct dcc_params_fast dcc_params SEC(".data.dccfast") = { .fast = DCC_FAST_DEFAULTS };
+struct dcc_params_fast dcc_params SEC(".data.dccfast") = DCC_PARAMS_FAST_DEFAULTS;
 
 struct fast_ext {
 };

@@ -1,4 +1,4 @@
-/* The FAST controller (shared/spec/algorithms.md §1, the rules of crates/sim/src/cc/fast.rs) as BPF
+/* The FAST controller (docs/algorithms.md "fast", the rules of crates/sim/src/cc/fast/) as BPF
  * tcp_congestion_ops hooks. VFAST and RRFast are this controller with a component plugged in, as in the
  * simulator: their .bpf.c files define DCC_VFAST or DCC_RRFAST, their parameter section and component
  * (struct fast_ext and its functions), then include this file.

@@ -1,30 +1,14 @@
-/* RRFast (P002; shared/spec/algorithms.md §6; crates/sim/src/cc/rrfast.rs) for the Linux kernel: FAST's
- * controller plus a reroute detector. An update that cuts the window while FAST's backlog estimate
- * w·(1 - baseRTT/avgRTT) exceeds 2·alpha starts a probe remembering the period's minimum RTT. If a later
+/* RRFast (P002; docs/algorithms.md "rrfast"; crates/sim/src/cc/fast/reroute.rs) for the Linux kernel:
+ * FAST's controller plus a reroute detector. An update that cuts the window while FAST's backlog estimate
+ * w·(1-baseRTT/avgRTT) exceeds 2·alpha starts a probe remembering the period's minimum RTT. If a later
  * period's minimum falls by max(rtt_drop_abs, rtt_drop_rel·queueing delay) the rise was congestion; if
  * after probe_updates updates the window is min_cut below where it was and the RTT has not fallen, the
  * path got longer: baseRTT is forgotten and that update skipped. After probe_max_updates a probe ends. */
 #define DCC_RRFAST
 #include "dcc_common.h"
-#include "fast_params.h"
+#include "dcc_params.h"
 
-struct dcc_params_rrfast {
-	struct dcc_fast_params fast;
-	__u32 probe_updates;      /* 3: §6.2 N_probe */
-	__u32 probe_max_updates;  /* 8: §6.2 N_max */
-	__u32 min_cut_milli;      /* 250: §6.2 rho */
-	__u32 rtt_drop_rel_milli; /* 100: §6.2 epsilon_rel */
-	__u32 rtt_drop_abs_us;    /* 1000: §6.2 epsilon_abs */
-};
-
-struct dcc_params_rrfast dcc_params SEC(".data.dccrrfast") = {
-	.fast = DCC_FAST_DEFAULTS,
-	.probe_updates = 3,
-	.probe_max_updates = 8,
-	.min_cut_milli = 250,
-	.rtt_drop_rel_milli = 100,
-	.rtt_drop_abs_us = 1000,
-};
+struct dcc_params_rrfast dcc_params SEC(".data.dccrrfast") = DCC_PARAMS_RRFAST_DEFAULTS;
 
 struct fast_ext {
 	__u32 rtt_ref; /* us: the period's minimum RTT when the probe began */

@@ -9,24 +9,10 @@
  * known and the reduction is always loss_reduction (the simulator halves when a retransmission was lost).
  */
 #include "dcc_common.h"
+#include "dcc_params.h"
 
-/* Rewritten by the loader (python/delaycc/kernel/params.py knows this layout); defaults as
- * crates/sim/src/cc/vegas.rs, each with its source there. */
-struct dcc_vegas_params {
-	__u32 alpha_milli;          /* 1000: ns-2 v_alpha_ = 1 */
-	__u32 beta_milli;           /* 3000: ns-2 v_beta_ = 3 */
-	__u32 gamma_milli;          /* 1000: ns-2 v_gamma_ = 1 */
-	__u32 use_mean;             /* 1: the round's mean RTT, ns-2 tcp-vegas.cc (rtt_statistic) */
-	__u32 loss_reduction_milli; /* 750: P004 §II, ns-2 Vegas */
-};
-
-struct dcc_vegas_params dcc_vegas_params SEC(".data.dccvegas") = {
-	.alpha_milli = 1000,
-	.beta_milli = 3000,
-	.gamma_milli = 1000,
-	.use_mean = 1,
-	.loss_reduction_milli = 750,
-};
+/* Rewritten by the loader; layout and defaults (crates/sim/src/cc/vegas.rs) are in dcc_params.h. */
+struct dcc_params_vegas dcc_vegas_params SEC(".data.dccvegas") = DCC_PARAMS_VEGAS_DEFAULTS;
 
 struct vegas {
 	__u64 round_sum;  /* us */

@@ -1,24 +1,12 @@
-/* VFAST (P000; shared/spec/algorithms.md §2; crates/sim/src/cc/vfast.rs) for the Linux kernel: FAST's
- * controller whose delay is an asymmetric EWMA s <- psi·x + (1 - psi)·s, psi = psi_up when x > s and
- * psi_down otherwise; by default run once per window update on FAST's avgRTT (V1 reading b), or per ACK
- * on raw samples in place of FAST's EWMA (filter = per-ack). */
+/* VFAST (P000; docs/algorithms.md "vfast"; crates/sim/src/cc/fast/rtt_filter.rs) for the Linux kernel:
+ * FAST's controller whose delay is an asymmetric EWMA s <- psi·x + (1 - psi)·s, psi = psi_up when x > s and
+ * psi_down otherwise; by default run once per window update on FAST's avgRTT (V1 reading b), or per ACK on
+ * raw samples in place of FAST's EWMA (filter = per-ack). */
 #define DCC_VFAST
 #include "dcc_common.h"
-#include "fast_params.h"
+#include "dcc_params.h"
 
-struct dcc_params_vfast {
-	struct dcc_fast_params fast;
-	__u32 psi_up_milli;   /* 750: P000 §V case b */
-	__u32 psi_down_milli; /* 500: P000 §V case a */
-	__u32 per_ack;        /* 0: filter = "per-update" (V1) */
-};
-
-struct dcc_params_vfast dcc_params SEC(".data.dccvfast") = {
-	.fast = DCC_FAST_DEFAULTS,
-	.psi_up_milli = 750,
-	.psi_down_milli = 500,
-	.per_ack = 0,
-};
+struct dcc_params_vfast dcc_params SEC(".data.dccvfast") = DCC_PARAMS_VFAST_DEFAULTS;
 
 struct fast_ext {
 	__u64 srtt; /* us << AVG_SHIFT */

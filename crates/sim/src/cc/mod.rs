@@ -1,4 +1,5 @@
-//! Congestion control: one small trait, one file per algorithm.
+//! Congestion control: one small trait, one file per algorithm, except the FAST family (`fast/`), whose
+//! variants share FAST's controller and add one part each.
 //!
 //! The transport owns sequence numbers, loss detection and recovery bookkeeping (fast retransmit, NewReno
 //! partial ACKs, RTO); an algorithm owns its window. The hooks follow Linux `tcp_congestion_ops` and
@@ -10,21 +11,17 @@ pub mod registry;
 
 mod alt;
 pub mod bbr;
-pub mod ccafr;
 pub mod cubic;
 pub mod fast;
-mod fast_ns2;
 pub mod maxfilter;
 mod newreno;
 pub mod reno;
 pub mod round;
-pub mod rrfast;
 pub mod rttbased;
 #[cfg(test)]
 pub mod scripted;
 pub mod sctp;
 pub mod vegas;
-pub mod vfast;
 
 pub use crate::model::params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use crate::model::Recovery;

@@ -1,10 +1,8 @@
 //! The table of algorithms a scenario may name, with their parameter schemas.
 
 use super::alt::Alt;
-use super::{
-    bbr, ccafr, cubic, fast, newreno, reno, rrfast, rttbased, sctp, vegas, vfast, CongestionControl,
-    FlowContext,
-};
+use super::fast::{self, emfast, rrfast, vfast};
+use super::{bbr, cubic, newreno, reno, rttbased, sctp, vegas, CongestionControl, FlowContext};
 use crate::model::params::{ParamKind, ParamSpec, Params};
 
 pub struct AlgorithmInfo {
@@ -91,8 +89,8 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
     AlgorithmInfo {
         name: "emfast",
         description: "EMFAST (P003): MFAST with CCaFR, per-ACK window growth after fast recovery until the link is full again",
-        param_groups: &[fast::PARAMS, ccafr::PARAMS],
-        build: fast::build_emfast,
+        param_groups: emfast::GROUPS,
+        build: emfast::build,
         ack_extra_bytes: 0,
     },
     AlgorithmInfo {

@@ -1,10 +1,8 @@
-//! VFAST (P000): FAST whose delay estimate D is an asymmetric EWMA: weight ψ_up = 0.75 on the newest value
-//! when it is above the running estimate (rising RTT, congestion risk) and ψ_down = 0.5 when it is not.
-//! By default the filter runs once per window update on FAST's own avgRTT (algorithms.md V1 reading (b));
-//! `filter = "per-ack"` runs it on every raw sample instead of the module's EWMA.
+//! VFAST's delay filter (P000): an asymmetric EWMA that follows a rising RTT (congestion risk) faster
+//! than a falling one. It is a part of FAST's controller rather than a controller of its own because
+//! VFAST changes nothing else: the controller feeds it either once per window update with avgRTT
+//! (algorithms.md V1 reading (b), the default) or every raw sample in place of the module's EWMA.
 
-use super::fast::{Fast, PARAMS as FAST_PARAMS};
-use super::{CongestionControl, FlowContext};
 use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 
 pub const PARAMS: &[ParamSpec] = &[
@@ -33,8 +31,7 @@ pub const PARAMS: &[ParamSpec] = &[
     },
 ];
 
-pub const GROUPS: &[&[ParamSpec]] = &[FAST_PARAMS, PARAMS];
-
+/// Where the controller runs the filter (the `filter` parameter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FilterPlacement {
     PerUpdate,
@@ -67,12 +64,11 @@ impl AsymmetricEwma {
     }
 }
 
-pub fn build(p: &Params, ctx: &FlowContext) -> Box<dyn CongestionControl> {
-    let mut f = Fast::new(p, ctx);
+/// The filter and its placement as a flow's parameters set them.
+pub fn from_params(p: &Params) -> (AsymmetricEwma, FilterPlacement) {
     let placement =
         if p.choice("filter") == "per-ack" { FilterPlacement::PerAck } else { FilterPlacement::PerUpdate };
-    f.vfast = Some((AsymmetricEwma::new(p.num("psi_up"), p.num("psi_down")), placement));
-    Box::new(f)
+    (AsymmetricEwma::new(p.num("psi_up"), p.num("psi_down")), placement)
 }
 
 #[cfg(test)]

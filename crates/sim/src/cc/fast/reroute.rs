@@ -1,11 +1,10 @@
-//! RRFast (P002): FAST that tells a longer new route from congestion. After FAST cuts its window while it
-//! believes it has more than 2α packets queued, it watches the minimum RTT of the following update
-//! periods: if the RTT falls, the rise was congestion; if the window has been cut by ρ and the RTT has not
-//! fallen after N_probe updates, the path got longer, and baseRTT is reset (the next sample defines it).
-//! The paper's rule is in a missing flowchart: every number here is the proposal of algorithms.md §6.2.
+//! RRFast's reroute detector (P002): after FAST cuts its window while it believes it has more than 2α
+//! packets queued, it watches the minimum RTT of the following update periods. If the RTT falls, the rise
+//! was congestion; if the window has been cut by ρ and the RTT has not fallen after N_probe updates, the
+//! path got longer and the controller must forget baseRTT. The paper's rule is in a missing flowchart:
+//! every number here is the proposal of algorithms.md §6.2. It sees only the numbers each update passes
+//! it, so it stays testable without a controller.
 
-use super::fast::{Fast, PARAMS as FAST_PARAMS};
-use super::{CongestionControl, FlowContext};
 use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 
 pub const PARAMS: &[ParamSpec] = &[
@@ -46,8 +45,6 @@ pub const PARAMS: &[ParamSpec] = &[
         source: "algorithms.md §6.2 proposal (epsilon_abs = 1 ms)",
     },
 ];
-
-pub const GROUPS: &[&[ParamSpec]] = &[FAST_PARAMS, PARAMS];
 
 #[derive(Clone, Copy, Debug)]
 enum Mode {
@@ -125,12 +122,6 @@ impl RerouteDetector {
             }
         }
     }
-}
-
-pub fn build(p: &Params, ctx: &FlowContext) -> Box<dyn CongestionControl> {
-    let mut f = Fast::new(p, ctx);
-    f.reroute = Some(RerouteDetector::new(p));
-    Box::new(f)
 }
 
 #[cfg(test)]

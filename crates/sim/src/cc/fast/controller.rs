@@ -1,0 +1,474 @@
+//! FAST TCP as the CUBIN/Caltech ns-2 module computes it (tcp-fast.cc v1.1.3, the code the papers ran).
+//!
+//! Per ACK outside recovery: baseRTT = minimum RTT sample (seeded by the SYN's RTT when the transport
+//! opens with one); avgRTT = EWMA with weight min(3/flight, 1/256). The window equation
+//! w ← (1−γ)·w + γ·(baseRTT/avgRTT·w_old + α), w ≥ 2, runs at the module's cadence (`ns2_cadence.rs`:
+//! every ACK at least 10 ms after the last update, in every other timed round; increases paced as whole
+//! packets) or, with `cadence = "round"`, once per other round with the increase spread evenly over the
+//! next period's ACKs. Below `mi_threshold` of queueing delay the window grows by one per ACK. Loss: halve
+//! and freeze updates during recovery; a timeout restarts from 2 packets.
+//!
+//! One controller serves the whole family because VFAST, RRFast and EMFAST each change FAST at one point
+//! only: the optional parts (`rtt_filter.rs`, `reroute.rs`, `ccafr.rs`) hook in where the papers put
+//! them, and the builders (`vfast.rs`, `rrfast.rs`, `emfast.rs`) plug them in.
+
+use super::ccafr::{AfrInput, Ccafr};
+use super::ns2_cadence::{ModuleClock, PACE_MIN_BASE_RTT_S};
+use super::reroute::RerouteDetector;
+use super::rtt_filter::{AsymmetricEwma, FilterPlacement};
+use crate::cc::round::Rounds;
+use crate::cc::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent, Recovery};
+use crate::model::params::Params;
+use crate::time::{from_secs, secs, Time};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Arithmetic {
+    Double,
+    Int,
+    IntCarry,
+}
+
+/// The FAST controller. VFAST's filter, RRFast's detector and EMFAST's CCaFR are optional parts the
+/// builders plug in: each changes the controller at one point, so the family shares every other rule.
+pub struct Fast {
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    /// The module's cadence (`ns2_cadence.rs`); None runs one update per round (`cadence = "round"`).
+    module: Option<ModuleClock>,
+    every_other: bool,
+    min_interval: Time,
+    spread: bool,
+    mi_threshold: f64,
+    mi_reentry: bool,
+    cap_2w: bool,
+    arithmetic: Arithmetic,
+    /// `cwnd_remainder`: the fractions `window_arithmetic = "int_carry"` has dropped so far.
+    carry: f64,
+    max_weight: f64,
+    pacing: bool,
+    packet_bits: f64,
+    cwnd: f64,
+    ssthresh: f64,
+    /// Seconds. None before the first sample and right after an RRFast reset.
+    base_rtt: Option<f64>,
+    avg_rtt: Option<f64>,
+    /// The delay the last update used (avgRTT, or VFAST's SRTT).
+    delay_used: Option<f64>,
+    rounds: Rounds,
+    last_update: Time,
+    mi: bool,
+    pending_increase: f64,
+    increase_per_ack: f64,
+    period_min_rtt: f64,
+    /// Window updates run so far (for tests and traces).
+    pub updates: u64,
+    pub(super) vfast: Option<(AsymmetricEwma, FilterPlacement)>,
+    pub(super) reroute: Option<RerouteDetector>,
+    pub(super) ccafr: Option<Ccafr>,
+}
+
+/// Plain FAST, and MFAST too: MFAST's streams are the transport's, its congestion control is FAST's.
+pub fn build(p: &Params, ctx: &FlowContext) -> Box<dyn CongestionControl> {
+    Box::new(Fast::new(p, ctx))
+}
+
+impl Fast {
+    pub fn new(p: &Params, ctx: &FlowContext) -> Fast {
+        Fast {
+            alpha: p.num("alpha"),
+            beta: p.num("beta"),
+            gamma: p.num("gamma"),
+            module: (p.choice("cadence") == "ns2").then(ModuleClock::default),
+            every_other: p.flag("update_every_other_rtt"),
+            min_interval: from_secs(p.num("min_update_interval")),
+            spread: p.flag("spread_increase"),
+            mi_threshold: p.num("mi_threshold"),
+            mi_reentry: p.flag("mi_reentry"),
+            cap_2w: p.flag("cap_2w"),
+            arithmetic: match p.choice("window_arithmetic") {
+                "int" => Arithmetic::Int,
+                "int_carry" => Arithmetic::IntCarry,
+                _ => Arithmetic::Double,
+            },
+            carry: 0.0,
+            max_weight: p.num("avg_rtt_max_weight"),
+            pacing: p.flag("pacing"),
+            packet_bits: ctx.packet_bytes as f64 * 8.0,
+            cwnd: ctx.initial_window.max(2.0),
+            ssthresh: f64::INFINITY,
+            base_rtt: None,
+            avg_rtt: None,
+            delay_used: None,
+            rounds: Rounds::default(),
+            last_update: 0,
+            mi: true,
+            pending_increase: 0.0,
+            increase_per_ack: 0.0,
+            period_min_rtt: f64::INFINITY,
+            updates: 0,
+            vfast: None,
+            reroute: None,
+            ccafr: None,
+        }
+    }
+
+    /// One RTT sample. `weight_base` is what the EWMA weight 3/x divides: the window (round cadence) or
+    /// the module's flight estimate.
+    fn on_sample(&mut self, rtt: f64, external_base: bool, weight_base: f64) {
+        if !external_base {
+            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+        }
+        self.period_min_rtt = self.period_min_rtt.min(rtt);
+        let avg = match (&mut self.vfast, self.avg_rtt) {
+            (Some((ewma, FilterPlacement::PerAck)), _) => ewma.update(rtt),
+            (_, None) => rtt,
+            (_, Some(a)) => {
+                let w = (3.0 / weight_base).min(self.max_weight);
+                (1.0 - w) * a + w * rtt
+            }
+        };
+        self.avg_rtt = Some(avg);
+    }
+
+    /// The window equation's target for this update (`fast_calc_cwnd`), or None when there is nothing to
+    /// compute with, the flow sits in the dead band, or RRFast has just forgotten baseRTT.
+    fn target(&mut self, w_old: f64) -> Option<f64> {
+        let (Some(base), Some(avg)) = (self.base_rtt, self.avg_rtt) else { return None };
+        let delay = match &mut self.vfast {
+            Some((ewma, FilterPlacement::PerUpdate)) => ewma.update(avg),
+            _ => avg,
+        };
+        self.delay_used = Some(delay);
+        let backlog = w_old * (delay - base);
+        if backlog >= self.alpha * delay && backlog < self.beta * delay {
+            return None;
+        }
+        self.updates += 1;
+        let w = self.cwnd;
+        let mut target = (1.0 - self.gamma) * w + self.gamma * (base / delay * w_old + self.alpha);
+        if self.cap_2w {
+            target = target.min(2.0 * w);
+        }
+        target = target.max(2.0);
+        // At the module's cadence the detector sees the first update of each on-round, with the RTT minimum
+        // of the whole period since its last look: its rule counts updates one (other) round apart.
+        let detect = match &mut self.module {
+            Some(m) if m.detected_round == Some(m.rounds) => false,
+            Some(m) => {
+                m.detected_round = Some(m.rounds);
+                true
+            }
+            None => true,
+        };
+        if let (Some(det), true) = (&mut self.reroute, detect) {
+            if det.after_update(w, target, base, avg, self.period_min_rtt, self.alpha) {
+                // Rerouted to a longer path: forget baseRTT; the next sample defines it. This period's
+                // update is skipped (algorithms.md RR4).
+                self.base_rtt = None;
+                self.period_min_rtt = f64::INFINITY;
+                return None;
+            }
+        }
+        if detect {
+            self.period_min_rtt = f64::INFINITY;
+        }
+        Some(match self.arithmetic {
+            Arithmetic::Double => target,
+            Arithmetic::Int => target.trunc(),
+            Arithmetic::IntCarry => {
+                self.carry += target.fract();
+                if self.carry > 1.0 {
+                    self.carry -= 1.0;
+                    target.trunc() + 1.0
+                } else {
+                    target.trunc()
+                }
+            }
+        })
+    }
+
+    /// The window equation, run once per update period (round cadence).
+    fn update(&mut self, w_old: f64) {
+        let Some(target) = self.target(w_old) else { return };
+        let w = self.cwnd;
+        if target > w && self.spread && w > 4.0 {
+            self.pending_increase = target - w;
+            let acks = w * if self.every_other { 2.0 } else { 1.0 };
+            self.increase_per_ack = self.pending_increase / acks.max(1.0);
+        } else {
+            self.cwnd = target;
+            self.pending_increase = 0.0;
+        }
+    }
+
+    /// Whether the per-ACK start-up growth applies now.
+    fn mi_now(&mut self) -> bool {
+        let queueing = match (self.avg_rtt, self.base_rtt) {
+            (Some(a), Some(b)) => a - b,
+            _ => 0.0,
+        };
+        if self.mi_reentry {
+            self.mi = queueing < self.mi_threshold;
+        } else if self.mi && queueing >= self.mi_threshold {
+            self.mi = false;
+        }
+        self.mi
+    }
+
+    /// CCaFR's per-ACK window after recovery, if it is active; true when it set the window.
+    fn ccafr_step(&mut self, ack: &AckEvent, old_pif: f64, round_started: bool) -> bool {
+        let Some(afr) = &mut self.ccafr else { return false };
+        let input = AfrInput {
+            now: ack.now,
+            rtt: ack.rtt.map(secs),
+            base: self.base_rtt,
+            avg: self.avg_rtt,
+            old_pif,
+            cwnd: self.cwnd,
+            alpha: self.alpha,
+            gamma: self.gamma,
+            round_started,
+        };
+        let Some(w) = afr.on_ack(&input) else { return false };
+        // Per-ACK updates bypass the update gate and the spreading of increases (E4).
+        self.cwnd = w;
+        self.pending_increase = 0.0;
+        if let Some(m) = &mut self.module {
+            m.increments = 0.0;
+        }
+        self.last_update = ack.now;
+        true
+    }
+
+    /// An ACK at the module's cadence (tcp-fast.cc recv -> fast_est -> fast_cc).
+    fn on_ack_ns2(&mut self, ack: &AckEvent) {
+        let Some(mut m) = self.module.take() else { return };
+        // fast_est: newack() has cleared dupacks_, so the flight is t_seqno_ - seqno = inflight + 1.
+        m.flight = ack.inflight as f64 + 1.0;
+        if let Some(r) = ack.rtt {
+            self.on_sample(secs(r), ack.base_rtt.is_some(), m.flight);
+        }
+        let old = m.old_flight(ack.snd_una).unwrap_or(m.flight);
+        // A retransmitted packet's ACK gives no sample; the module then times its round with avgRTT.
+        let rtt = ack.rtt.or(self.avg_rtt.map(from_secs)).unwrap_or(0);
+        let round_started = m.on_ack(ack.now, rtt);
+        self.module = Some(m);
+        if self.ccafr_step(ack, old, round_started) {
+            return;
+        }
+        let now = ack.now;
+        if self.mi_now() {
+            self.cwnd += 1.0;
+            self.last_update = now;
+            return;
+        }
+        let pace_ok = self.base_rtt.is_some_and(|b| b >= PACE_MIN_BASE_RTT_S);
+        let period = secs(self.min_interval);
+        let avg = self.avg_rtt.unwrap_or(0.0);
+        let on_round = !self.every_other || !self.module.as_ref().is_some_and(|m| m.off_round);
+        if on_round && now >= self.last_update + self.min_interval {
+            if let Some(m) = &mut self.module {
+                m.increments = 0.0;
+            }
+            let target = self.target(old).unwrap_or(self.cwnd);
+            let mut cwnd = self.cwnd;
+            match &mut self.module {
+                Some(m) if target >= cwnd && pace_ok && self.spread => {
+                    let steps = (target - cwnd) as i64;
+                    m.pace(&mut cwnd, steps, period, avg)
+                }
+                _ => cwnd = target,
+            }
+            self.cwnd = cwnd;
+            self.last_update = now;
+        } else if pace_ok {
+            let mut cwnd = self.cwnd;
+            if let Some(m) = &mut self.module {
+                m.pace(&mut cwnd, 0, period, avg);
+            }
+            self.cwnd = cwnd;
+        }
+    }
+
+    /// An ACK at the round cadence: one update per (other) round counted in sequence numbers.
+    fn on_ack_round(&mut self, ack: &AckEvent) {
+        if let Some(r) = ack.rtt {
+            self.on_sample(secs(r), ack.base_rtt.is_some(), self.cwnd);
+        }
+        let round_done = self.rounds.on_ack(ack.snd_una, ack.snd_una + ack.inflight);
+        if self.ccafr_step(ack, ack.inflight_at_send as f64, round_done) {
+            return;
+        }
+        if self.pending_increase > 0.0 {
+            let step = self.increase_per_ack.min(self.pending_increase);
+            self.cwnd += step;
+            self.pending_increase -= step;
+        }
+        if self.mi_now() {
+            self.cwnd += 1.0;
+        }
+        if round_done {
+            let due = !self.every_other || self.rounds.count.is_multiple_of(2);
+            if due && !self.mi && ack.now.saturating_sub(self.last_update) >= self.min_interval {
+                self.update(ack.inflight_at_send as f64);
+                self.last_update = ack.now;
+            }
+        }
+    }
+
+    pub fn backlog_estimate(&self) -> f64 {
+        match (self.base_rtt, self.avg_rtt) {
+            (Some(b), Some(a)) if a > 0.0 => self.cwnd * (1.0 - b / a),
+            _ => f64::NAN,
+        }
+    }
+}
+
+impl CongestionControl for Fast {
+    fn window(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+
+    fn on_ack(&mut self, ack: &AckEvent) {
+        if let Some(b) = ack.base_rtt {
+            self.base_rtt = Some(secs(b));
+        }
+        if ack.in_recovery {
+            // Updates are frozen during recovery and the period restarts when it ends.
+            self.last_update = ack.now;
+            return;
+        }
+        if self.module.is_some() {
+            self.on_ack_ns2(ack)
+        } else {
+            self.on_ack_round(ack)
+        }
+    }
+
+    fn on_send(&mut self, now: Time, seq: u64, _retransmit: bool, _inflight: u64) {
+        if let Some(m) = &mut self.module {
+            m.on_send(now, seq);
+        }
+    }
+
+    fn on_handshake(&mut self, now: Time, rtt: Time) {
+        // The module takes its first baseRTT and avgRTT from the SYN (recv(): firstrecv_).
+        let r = secs(rtt);
+        if self.base_rtt.is_none() {
+            self.base_rtt = Some(r);
+        }
+        self.avg_rtt = Some(r);
+        if let Some(m) = &mut self.module {
+            m.on_handshake(now, rtt);
+        }
+    }
+
+    /// The module's own SACK-scoreboard recovery at its cadence; the round model keeps NewReno's.
+    fn recovery(&self) -> Recovery {
+        if self.module.is_some() {
+            Recovery::FastModule
+        } else {
+            Recovery::NewReno
+        }
+    }
+
+    fn stale_after(&self) -> Option<Time> {
+        self.avg_rtt.map(|a| from_secs(2.0 * a))
+    }
+
+    fn on_loss(&mut self, _loss: &LossEvent) {
+        if let Some(afr) = &mut self.ccafr {
+            afr.on_loss(self.cwnd);
+        }
+        if self.module.is_some() {
+            // slowdown(CLOSE_SSTHRESH_HALF | CLOSE_CWND_HALF) with precisionReduce_ true.
+            let half = self.cwnd / 2.0;
+            self.ssthresh = half.trunc().max(2.0);
+            self.cwnd = half.max(1.0);
+        } else {
+            self.cwnd = (self.cwnd / 2.0).max(2.0);
+            self.ssthresh = self.cwnd;
+        }
+        self.pending_increase = 0.0;
+        self.mi = false;
+    }
+
+    fn on_recovery_exit(&mut self, now: Time, _inflight: u64) {
+        self.last_update = now;
+        if let Some(afr) = &mut self.ccafr {
+            afr.on_recovery_exit(now, self.cwnd);
+        }
+    }
+
+    fn on_timeout(&mut self, now: Time, _inflight: u64) {
+        if let Some(afr) = &mut self.ccafr {
+            afr.on_timeout();
+        }
+        self.ssthresh =
+            if self.module.is_some() { (self.cwnd / 2.0).trunc() } else { self.cwnd / 2.0 }.max(2.0);
+        // The module's timeout() sets cwnd_ = slowstart_ (2) and keeps any increments not yet taken.
+        self.cwnd = 2.0;
+        self.pending_increase = 0.0;
+        self.mi = true;
+        self.last_update = now;
+    }
+
+    fn paces(&self) -> bool {
+        self.pacing
+    }
+
+    /// cwnd per avgRTT: the rate x = w/D of FAST's own model, so a window leaves spread over the round
+    /// trip it is meant to fill instead of in bursts as ACKs arrive. avgRTT is the per-ACK EWMA (for
+    /// every member of the family, VFAST included). During the start-up growth (one packet per ACK,
+    /// doubling per RTT) the rate is doubled, as Linux paces slow start, so pacing does not slow it.
+    fn pacing_rate(&self) -> Option<f64> {
+        if !self.pacing {
+            return None;
+        }
+        let delay = self.avg_rtt.filter(|d| *d > 0.0)?;
+        let gain = if self.mi { 2.0 } else { 1.0 };
+        Some(gain * self.cwnd * self.packet_bits / delay)
+    }
+
+    fn trace(&self) -> CcTrace {
+        CcTrace {
+            base_rtt: self.base_rtt.map(from_secs),
+            srtt: self.delay_used.or(self.avg_rtt).map(from_secs),
+        }
+    }
+
+    fn extra_metrics(&self) -> &'static [&'static str] {
+        if self.reroute.is_some() {
+            &["backlog_pkts", "avg_rtt_s", "rr_probe", "rr_resets"]
+        } else if self.ccafr.is_some() {
+            &["backlog_pkts", "avg_rtt_s", "afr_mode"]
+        } else {
+            &["backlog_pkts", "avg_rtt_s"]
+        }
+    }
+
+    fn extra_values(&self, out: &mut Vec<f64>) {
+        out.push(self.backlog_estimate());
+        out.push(self.avg_rtt.unwrap_or(f64::NAN));
+        if let Some(d) = &self.reroute {
+            out.push(if d.probing() { 1.0 } else { 0.0 });
+            out.push(d.resets as f64);
+        }
+        if let Some(a) = &self.ccafr {
+            // 0 normal FAST, 1 additive increase after recovery, 2 per-ACK FAST after the first gap.
+            out.push(match (a.active(), a.gapflag()) {
+                (false, _) => 0.0,
+                (true, false) => 1.0,
+                (true, true) => 2.0,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
