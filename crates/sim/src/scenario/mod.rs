@@ -6,6 +6,7 @@ mod locate;
 mod params;
 mod parse;
 pub mod routes;
+mod text;
 mod transport;
 pub mod tree;
 

@@ -1,7 +1,8 @@
 //! `[flows.params]`: each value checked against the algorithm's schema (kind and range), then the rules
 //! that tie several parameters together.
 
-use super::check::{as_duration, as_integer, as_number, as_string, join, Checker};
+use super::check::{as_duration, as_integer, as_number, as_string, Checker};
+use super::text::join;
 use super::tree::{Node, Value};
 use crate::cc::{self, ParamKind, ParamValue, Params};
 use crate::time::NS_PER_SEC;

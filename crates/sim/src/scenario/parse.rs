@@ -1,9 +1,10 @@
 //! Scenario validation: input tree -> typed `Scenario`, or every problem as one line each.
 
-use super::check::{array, as_duration, as_integer, as_string, join, Checker, Table};
+use super::check::{array, as_duration, as_integer, as_string, Checker, Table};
 use super::limits;
 use super::params::params;
 use super::routes::Graph;
+use super::text::join;
 use super::transport::transport;
 use super::tree::{Node, Value};
 use crate::cc;
