@@ -1,17 +1,20 @@
 //! Scenario validation: input tree -> typed `Scenario`, or every problem as one line each.
 
-use super::check::{array, as_duration, as_integer, as_string, Checker, Table};
-use super::limits;
-use super::params::params;
-use super::routes::Graph;
-use super::text::join;
-use super::transport::transport;
-use super::tree::{Node, Value};
+mod flow_params;
+mod transport;
+
 use crate::cc;
 use crate::measure::resolution::DEFAULT_MAX_SAMPLES;
 use crate::model::*;
+use crate::scenario::check::{array, as_duration, as_integer, as_string, Checker, Table};
+use crate::scenario::limits;
+use crate::scenario::routes::Graph;
+use crate::scenario::text::join;
+use crate::scenario::tree::{Node, Value};
 use crate::time::{Time, NS_PER_SEC};
+use flow_params::params;
 use std::collections::HashMap;
+use transport::transport;
 
 pub(super) const TOP_KEYS: &[&str] = &[
     "name",
@@ -69,6 +72,19 @@ pub(super) const EVENT_KEYS: &[&str] =
 pub(super) const REROUTE_KEYS: &[&str] = &["at", "kind", "flow", "path", "reverse_path"];
 pub(super) const LINK_EVENT_KEYS: &[&str] =
     &["at", "kind", "link", "direction", "bandwidth", "delay", "loss", "up"];
+
+/// Every table's key list, for `scenario::known_keys`.
+pub(super) const KEY_TABLES: [&[&str]; 9] = [
+    TOP_KEYS,
+    LINK_KEYS,
+    FLOW_KEYS,
+    TRAFFIC_KEYS,
+    EVENT_KEYS,
+    REROUTE_KEYS,
+    LINK_EVENT_KEYS,
+    transport::TRANSPORT_KEYS,
+    limits::LIMITS_KEYS,
+];
 
 /// Largest duration we accept for a run: beyond this the nanosecond clock is still fine, but nothing useful
 /// can be simulated packet by packet.

@@ -1,8 +1,8 @@
 //! `[transport]` (every flow's defaults) and `[flows.transport]` (one flow's overrides).
 
-use super::check::{Checker, Table};
-use super::tree::Node;
 use crate::model::{PartialTimer, RecoverGuard, RtoKind, TransportConfig};
+use crate::scenario::check::{Checker, Table};
+use crate::scenario::tree::Node;
 use crate::time::secs;
 
 pub(super) const TRANSPORT_KEYS: &[&str] = &[
