@@ -1,5 +1,6 @@
 //! `[transport]` (every flow's defaults) and `[flows.transport]` (one flow's overrides).
 
+use super::fields::line_of;
 use crate::model::{PartialTimer, RecoverGuard, RtoKind, TransportConfig};
 use crate::scenario::check::{Checker, Table};
 use crate::scenario::tree::Node;
@@ -46,10 +47,6 @@ fn choice<T: Copy>(t: &mut Table, key: &str, options: &[(&str, T)], ck: &mut Che
 
 /// Largest receiver clock offset accepted, seconds (either sign).
 const MAX_CLOCK_OFFSET_S: f64 = 1e6;
-
-fn line_of(t: &mut Table, key: &str) -> Option<u32> {
-    t.node(key).and_then(|n| n.line)
-}
 
 /// The settings at `path`, starting from `base` (the defaults, or the top-level table for a flow's own).
 pub fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker) -> TransportConfig {
