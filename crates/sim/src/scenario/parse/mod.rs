@@ -2,19 +2,21 @@
 
 mod fields;
 mod flow_params;
+mod network;
+mod paths;
 mod transport;
 
 use crate::cc;
 use crate::measure::resolution::DEFAULT_MAX_SAMPLES;
 use crate::model::*;
-use crate::scenario::check::{array, as_duration, as_integer, as_string, Checker, Table};
+use crate::scenario::check::{array, as_duration, as_string, Checker, Table};
 use crate::scenario::limits;
-use crate::scenario::routes::Graph;
 use crate::scenario::text::join;
 use crate::scenario::tree::{Node, Value};
 use crate::time::NS_PER_SEC;
-use fields::{line_of, positive, probability, read_id, sized, start_stop, valid_id};
+use fields::{line_of, positive, probability, read_id, sized, start_stop};
 use flow_params::params;
+use network::PendingDrop;
 use std::collections::HashMap;
 use transport::transport;
 
@@ -35,23 +37,6 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "transport",
     "limits",
     "profile",
-];
-pub(super) const LINK_KEYS: &[&str] = &[
-    "id",
-    "a",
-    "b",
-    "bandwidth",
-    "delay",
-    "buffer",
-    "buffer_bytes",
-    "reverse_bandwidth",
-    "reverse_delay",
-    "reverse_buffer",
-    "reverse_buffer_bytes",
-    "loss",
-    "reverse_loss",
-    "drop_packets",
-    "reverse_drop_packets",
 ];
 pub(super) const FLOW_KEYS: &[&str] = &[
     "id",
@@ -78,7 +63,7 @@ pub(super) const LINK_EVENT_KEYS: &[&str] =
 /// Every table's key list, for `scenario::known_keys`.
 pub(super) const KEY_TABLES: [&[&str]; 9] = [
     TOP_KEYS,
-    LINK_KEYS,
+    network::LINK_KEYS,
     FLOW_KEYS,
     TRAFFIC_KEYS,
     EVENT_KEYS,
@@ -91,25 +76,6 @@ pub(super) const KEY_TABLES: [&[&str]; 9] = [
 /// Largest duration we accept for a run: beyond this the nanosecond clock is still fine, but nothing useful
 /// can be simulated packet by packet.
 const MAX_DURATION_S: f64 = 1e7;
-/// Fastest link delaycc accepts (10 Tbps): serialisation times stay whole nanoseconds for any packet size.
-const MAX_BANDWIDTH_BPS: f64 = 1e13;
-
-struct Nodes {
-    names: Vec<String>,
-    index: HashMap<String, NodeId>,
-}
-
-impl Nodes {
-    fn intern(&mut self, name: &str) -> NodeId {
-        if let Some(&i) = self.index.get(name) {
-            return i;
-        }
-        let i = self.names.len() as NodeId;
-        self.names.push(name.to_string());
-        self.index.insert(name.to_string(), i);
-        i
-    }
-}
 
 /// Validates a parsed tree. `file` names the source in messages.
 pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<String>> {
@@ -190,116 +156,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         None => profile_defaults,
     };
 
-    // Links create the nodes.
-    let mut nodes = Nodes { names: Vec::new(), index: HashMap::new() };
-    let link_nodes = array(top.node("links"), "links", &mut ck);
-    let mut links: Vec<LinkSpec> = Vec::new();
-    let mut link_lines: Vec<Option<u32>> = Vec::new();
-    // Deterministic drops name flows, which are read later: (link index, dir, flow id, seq, path, line).
-    let mut pending_drops: Vec<(usize, usize, String, u64, String, Option<u32>)> = Vec::new();
-    let mut link_ids: HashMap<String, usize> = HashMap::new();
-    let mut pair_seen: HashMap<(NodeId, NodeId), usize> = HashMap::new();
-    let links_is_array = matches!(top.node("links"), None | Some(Node { value: Value::Array(_), .. }));
-    if link_nodes.is_empty() && links_is_array {
-        ck.error(top.line, "links", "at least one link is required");
-    }
-    for (i, ln) in link_nodes.iter().enumerate() {
-        let path = format!("links[{i}]");
-        let Some(mut t) = Table::new(ln, &path, &mut ck) else {
-            continue;
-        };
-        let a = t.required("a", &mut ck).and_then(|n| as_string(n, &join(&path, "a"), &mut ck));
-        let b = t.required("b", &mut ck).and_then(|n| as_string(n, &join(&path, "b"), &mut ck));
-        let default_id = match (&a, &b) {
-            (Some(a), Some(b)) => format!("{a}-{b}"),
-            _ => format!("link{i}"),
-        };
-        let id = read_id(&mut t, "id", default_id, &mut ck);
-        for (key, v) in [("a", &a), ("b", &b)] {
-            if let Some(v) = v {
-                if let Err(e) = valid_id(v) {
-                    let l = line_of(&mut t, key);
-                    ck.error(l, &t.key_path(key), e);
-                }
-            }
-        }
-        // Nodes exist as soon as a link names them, even if the link has other errors, so that flows
-        // naming them are not reported as well.
-        for n in [&a, &b].into_iter().flatten() {
-            if valid_id(n).is_ok() {
-                nodes.intern(n);
-            }
-        }
-        if let (Some(a), Some(b)) = (&a, &b) {
-            if a == b {
-                let l = line_of(&mut t, "b");
-                ck.error(
-                    l,
-                    &t.key_path("b"),
-                    format!("a link must join two different nodes, not '{a}' to itself"),
-                );
-            }
-        }
-        let fwd =
-            direction(&mut t, "", "bandwidth", "delay", "buffer", "buffer_bytes", "loss", None, &mut ck);
-        let rev = direction(
-            &mut t,
-            "reverse_",
-            "reverse_bandwidth",
-            "reverse_delay",
-            "reverse_buffer",
-            "reverse_buffer_bytes",
-            "reverse_loss",
-            fwd.as_ref(),
-            &mut ck,
-        );
-        for (dir, key) in [(0usize, "drop_packets"), (1, "reverse_drop_packets")] {
-            let items = array(t.node(key), &t.key_path(key), &mut ck);
-            for (j, item) in items.iter().enumerate() {
-                let ipath = format!("{}[{j}]", t.key_path(key));
-                let Some(mut it) = Table::new(item, &ipath, &mut ck) else {
-                    continue;
-                };
-                let flow =
-                    it.required("flow", &mut ck).and_then(|n| as_string(n, &join(&ipath, "flow"), &mut ck));
-                let seq = it
-                    .required("seq", &mut ck)
-                    .and_then(|n| as_integer(n, &join(&ipath, "seq"), 0, i64::MAX, &mut ck));
-                it.finish(&mut ck, &["flow", "seq"]);
-                if let (Some(f), Some(s)) = (flow, seq) {
-                    pending_drops.push((links.len(), dir, f, s as u64, ipath, item.line));
-                }
-            }
-        }
-        // A default id ("a-b") repeats only for parallel links, which are reported below.
-        if let (Some(&j), true) = (link_ids.get(&id), t.has("id")) {
-            let l = line_of(&mut t, "id");
-            ck.error(l, &join(&path, "id"), format!("duplicate link id '{id}' (also links[{j}])"));
-        }
-        t.finish(&mut ck, LINK_KEYS);
-        link_ids.insert(id.clone(), i);
-        if let (Some(a), Some(b), Some(fwd), Some(rev)) = (a, b, fwd, rev) {
-            if a != b {
-                let (na, nb) = (nodes.intern(&a), nodes.intern(&b));
-                let key = (na.min(nb), na.max(nb));
-                if let Some(&j) = pair_seen.get(&key) {
-                    ck.error(
-                        ln.line,
-                        &path,
-                        format!("'{a}' and '{b}' are already joined by links[{j}]; paths name nodes, so parallel links are ambiguous"),
-                    );
-                } else {
-                    pair_seen.insert(key, i);
-                    links.push(LinkSpec { id, a: na, b: nb, dir: [fwd, rev] });
-                    link_lines.push(ln.line);
-                }
-            }
-        }
-    }
-    let mut graph = Graph::new(nodes.names.len(), &links);
-    // With a rejected link the graph is incomplete: route errors would only echo the link's error.
-    graph.complete = links.len() == link_nodes.len() && links_is_array;
-    let mut route_cache: HashMap<NodeId, Vec<Option<Vec<NodeId>>>> = HashMap::new();
+    let mut net = network::read(&mut top, &mut ck);
 
     // Flows.
     let mut flows: Vec<FlowSpec> = Vec::new();
@@ -333,8 +190,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                     None
                 }
             });
-        let src = endpoint(&mut t, "src", &nodes, graph.complete, &mut ck);
-        let dst = endpoint(&mut t, "dst", &nodes, graph.complete, &mut ck);
+        let src = net.endpoint(&mut t, "src", &mut ck);
+        let dst = net.endpoint(&mut t, "dst", &mut ck);
         if let (Some(s), Some(d)) = (src, dst) {
             if s == d {
                 let l = line_of(&mut t, "dst");
@@ -352,11 +209,9 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             }
         });
         let streams = t.integer("streams", 1, 65535, &mut ck).unwrap_or(1) as u32;
-        let fpath = route(&mut t, "path", src, dst, &graph, &links, &nodes, &mut route_cache, &mut ck);
+        let fpath = net.route(&mut t, "path", src, dst, &mut ck);
         let rpath = match t.node("reverse_path") {
-            Some(_) => {
-                route(&mut t, "reverse_path", dst, src, &graph, &links, &nodes, &mut route_cache, &mut ck)
-            }
+            Some(_) => net.route(&mut t, "reverse_path", dst, src, &mut ck),
             None => fpath.as_ref().map(|p| p.iter().rev().copied().collect()),
         };
         let params = match (algorithm, t.node("params")) {
@@ -407,11 +262,11 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         ck.error(top.line, "flows", "the scenario has no flows and no traffic: nothing to simulate");
     }
 
-    for (li, dir, fid, seq, ipath, line) in pending_drops {
+    for PendingDrop { link: li, dir, flow: fid, seq, path: ipath, line } in std::mem::take(&mut net.drops) {
         match flow_ids.get(&fid) {
             Some(&fi) if fi < flows.len() && flows[fi].id == fid => {
-                if li < links.len() {
-                    links[li].dir[dir].drop_packets.push((fi as u32, seq));
+                if li < net.links.len() {
+                    net.links[li].dir[dir].drop_packets.push((fi as u32, seq));
                 }
             }
             Some(_) => {}
@@ -449,8 +304,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             );
         }
         traffic_ids.insert(id.clone(), i);
-        let src = endpoint(&mut t, "src", &nodes, graph.complete, &mut ck);
-        let dst = endpoint(&mut t, "dst", &nodes, graph.complete, &mut ck);
+        let src = net.endpoint(&mut t, "src", &mut ck);
+        let dst = net.endpoint(&mut t, "dst", &mut ck);
         if let (Some(s), Some(d)) = (src, dst) {
             if s == d {
                 let l = line_of(&mut t, "dst");
@@ -498,7 +353,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 }
             }
         }
-        let tpath = route(&mut t, "path", src, dst, &graph, &links, &nodes, &mut route_cache, &mut ck);
+        let tpath = net.route(&mut t, "path", src, dst, &mut ck);
         if !matches!(kind.as_deref(), Some("cbr" | "onoff")) {
             // mean_on/mean_off belong to a kind; with none known they are not reported as unknown.
             t.node("mean_on");
@@ -550,13 +405,9 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 if !has_p && !has_rp {
                     ck.error(en.line, &path, "a reroute needs `path`, `reverse_path` or both");
                 }
-                let p =
-                    if has_p { explicit_route(&mut t, "path", s, d, &graph, &nodes, &mut ck) } else { None };
-                let rp = if has_rp {
-                    explicit_route(&mut t, "reverse_path", d, s, &graph, &nodes, &mut ck)
-                } else {
-                    None
-                };
+                let p = if has_p { net.explicit_route(&mut t, "path", s, d, &mut ck) } else { None };
+                let rp =
+                    if has_rp { net.explicit_route(&mut t, "reverse_path", d, s, &mut ck) } else { None };
                 let ok = fi.is_some() && (!has_p || p.is_some()) && (!has_rp || rp.is_some());
                 fi.filter(|_| ok).map(|fi| EventKind::Reroute { flow: fi as u32, path: p, reverse_path: rp })
             }
@@ -564,7 +415,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 let ll = line_of(&mut t, "link");
                 let lid =
                     t.required("link", &mut ck).and_then(|n| as_string(n, &join(&path, "link"), &mut ck));
-                let li = lid.and_then(|l| match links.iter().position(|x| x.id == l) {
+                let li = lid.and_then(|l| match net.links.iter().position(|x| x.id == l) {
                     Some(li) => Some(li),
                     None => {
                         ck.error(ll, &t.key_path("link"), format!("no link has id '{l}'"));
@@ -637,7 +488,6 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     let sample_interval_given = top.has("sample_interval").then_some(si_line);
     let max_samples_given = top.has("max_samples").then_some(max_samples_line);
     top.finish(&mut ck, TOP_KEYS);
-    let _ = link_lines;
     if !ck.errors.is_empty() {
         return Err(ck.errors);
     }
@@ -652,8 +502,8 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         ack_size: ack_size.unwrap_or(40),
         sample_interval: sample_interval.unwrap_or(1_000_000),
         max_samples: max_samples.unwrap_or(DEFAULT_MAX_SAMPLES),
-        nodes: nodes.names,
-        links,
+        nodes: net.nodes.names,
+        links: net.links,
         flows,
         traffic,
         events,
@@ -664,211 +514,4 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         return Err(ck.errors);
     }
     Ok(sc)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn direction(
-    t: &mut Table,
-    prefix: &str,
-    bw_key: &str,
-    delay_key: &str,
-    buf_key: &str,
-    bufb_key: &str,
-    loss_key: &str,
-    forward: Option<&DirSpec>,
-    ck: &mut Checker,
-) -> Option<DirSpec> {
-    let reverse = !prefix.is_empty();
-    let bl = line_of(t, bw_key);
-    let bandwidth = if t.has(bw_key) {
-        t.rate(bw_key, ck).filter(|b| positive(ck, t, bw_key, bl, *b)).filter(|b| {
-            let ok = *b <= MAX_BANDWIDTH_BPS;
-            if !ok {
-                ck.error(bl, &t.key_path(bw_key), "is above 10 Tbps, beyond what delaycc simulates");
-            }
-            ok
-        })
-    } else if reverse {
-        forward.map(|f| f.bandwidth_bps)
-    } else {
-        ck.error(t.line, &t.key_path(bw_key), "is required");
-        None
-    };
-    let delay = if t.has(delay_key) {
-        t.duration(delay_key, ck)
-    } else if reverse {
-        forward.map(|f| f.delay)
-    } else {
-        ck.error(t.line, &t.key_path(delay_key), "is required");
-        None
-    };
-    if t.has(buf_key) && t.has(bufb_key) {
-        let l = line_of(t, bufb_key);
-        ck.error(l, &t.key_path(bufb_key), format!("give either {buf_key} or {bufb_key}, not both"));
-    }
-    let buffer = if t.has(buf_key) {
-        t.integer(buf_key, 1, 1_000_000_000, ck).map(|n| Buffer::Packets(n as u64))
-    } else if t.has(bufb_key) {
-        let l = line_of(t, bufb_key);
-        match t.size(bufb_key, ck) {
-            Some(b) if b < 1.0 => {
-                ck.error(l, &t.key_path(bufb_key), "must be at least one byte");
-                None
-            }
-            Some(b) => Some(Buffer::Bytes(b as u64)),
-            None => None,
-        }
-    } else if reverse {
-        forward.map(|f| f.buffer)
-    } else {
-        Some(Buffer::Packets(1000))
-    };
-    let loss = probability(t, loss_key, ck)?.unwrap_or(0.0);
-    Some(DirSpec {
-        bandwidth_bps: bandwidth?,
-        delay: delay?,
-        buffer: buffer?,
-        loss,
-        drop_packets: Vec::new(),
-    })
-}
-
-/// A flow's or source's endpoint. Unknown names are reported only when every link was valid (otherwise the
-/// node may be one a rejected link would have created).
-fn endpoint(t: &mut Table, key: &str, nodes: &Nodes, links_valid: bool, ck: &mut Checker) -> Option<NodeId> {
-    let l = line_of(t, key);
-    let name = t.required(key, ck).and_then(|n| as_string(n, &t.key_path(key), ck))?;
-    match nodes.index.get(&name) {
-        Some(&i) => Some(i),
-        None if !links_valid => None,
-        None => {
-            ck.error(
-                l,
-                &t.key_path(key),
-                format!("unknown node '{name}' (nodes are created by naming them in links)"),
-            );
-            None
-        }
-    }
-}
-
-/// A node list given under `key`, checked against the graph; `None` on any error.
-fn explicit_route(
-    t: &mut Table,
-    key: &str,
-    src: Option<NodeId>,
-    dst: Option<NodeId>,
-    graph: &Graph,
-    nodes: &Nodes,
-    ck: &mut Checker,
-) -> Option<Vec<NodeId>> {
-    let kp = t.key_path(key);
-    let node = t.node(key)?;
-    if !matches!(node.value, Value::Array(_)) {
-        ck.error(node.line, &kp, format!("must be a list of node names, not {}", node.value.type_name()));
-        return None;
-    }
-    let items = array(Some(node), &kp, ck);
-    let mut ids = Vec::new();
-    let mut ok = true;
-    for (i, it) in items.iter().enumerate() {
-        let ip = format!("{kp}[{i}]");
-        match as_string(it, &ip, ck) {
-            Some(name) => match nodes.index.get(&name) {
-                Some(&n) => ids.push(n),
-                None => {
-                    ck.error(it.line, &ip, format!("unknown node '{name}'"));
-                    ok = false;
-                }
-            },
-            None => ok = false,
-        }
-    }
-    if !ok {
-        return None;
-    }
-    if ids.len() < 2 {
-        ck.error(node.line, &kp, "must list at least two nodes");
-        return None;
-    }
-    if let Some(s) = src {
-        if ids[0] != s {
-            ck.error(
-                node.line,
-                &kp,
-                format!(
-                    "must start at '{}', not '{}'",
-                    nodes.names[s as usize], nodes.names[ids[0] as usize]
-                ),
-            );
-            return None;
-        }
-    }
-    if let Some(d) = dst {
-        let last = *ids.last().unwrap_or(&0);
-        if last != d {
-            ck.error(
-                node.line,
-                &kp,
-                format!("must end at '{}', not '{}'", nodes.names[d as usize], nodes.names[last as usize]),
-            );
-            return None;
-        }
-    }
-    if !graph.complete {
-        return None;
-    }
-    for w in ids.windows(2) {
-        if graph.hop(w[0], w[1]).is_none() {
-            ck.error(
-                node.line,
-                &kp,
-                format!(
-                    "no link joins '{}' and '{}'",
-                    nodes.names[w[0] as usize], nodes.names[w[1] as usize]
-                ),
-            );
-            return None;
-        }
-    }
-    let mut seen = ids.clone();
-    seen.sort();
-    if seen.windows(2).any(|w| w[0] == w[1]) {
-        ck.error(node.line, &kp, "visits a node twice (routing loop)");
-        return None;
-    }
-    Some(ids)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn route(
-    t: &mut Table,
-    key: &str,
-    src: Option<NodeId>,
-    dst: Option<NodeId>,
-    graph: &Graph,
-    links: &[LinkSpec],
-    nodes: &Nodes,
-    cache: &mut HashMap<NodeId, Vec<Option<Vec<NodeId>>>>,
-    ck: &mut Checker,
-) -> Option<Vec<NodeId>> {
-    if t.has(key) {
-        return explicit_route(t, key, src, dst, graph, nodes, ck);
-    }
-    let (s, d) = (src?, dst?);
-    if s == d || !graph.complete {
-        return None;
-    }
-    let paths = cache.entry(s).or_insert_with(|| graph.shortest_from(s, links));
-    match &paths[d as usize] {
-        Some(p) => Some(p.clone()),
-        None => {
-            ck.error(
-                t.line,
-                &t.key_path("dst"),
-                format!("no route from '{}' to '{}'", nodes.names[s as usize], nodes.names[d as usize]),
-            );
-            None
-        }
-    }
 }
