@@ -2,11 +2,11 @@
 
 mod fields;
 mod flow_params;
+mod flows;
 mod network;
 mod paths;
 mod transport;
 
-use crate::cc;
 use crate::measure::resolution::DEFAULT_MAX_SAMPLES;
 use crate::model::*;
 use crate::scenario::check::{array, as_duration, as_string, Checker, Table};
@@ -15,8 +15,7 @@ use crate::scenario::text::join;
 use crate::scenario::tree::{Node, Value};
 use crate::time::NS_PER_SEC;
 use fields::{line_of, positive, probability, read_id, sized, start_stop};
-use flow_params::params;
-use network::PendingDrop;
+use flows::{FlowDefaults, FlowRef};
 use std::collections::HashMap;
 use transport::transport;
 
@@ -38,20 +37,6 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "limits",
     "profile",
 ];
-pub(super) const FLOW_KEYS: &[&str] = &[
-    "id",
-    "algorithm",
-    "src",
-    "dst",
-    "start",
-    "stop",
-    "bytes",
-    "streams",
-    "path",
-    "reverse_path",
-    "params",
-    "transport",
-];
 pub(super) const TRAFFIC_KEYS: &[&str] =
     &["id", "kind", "src", "dst", "rate", "packet_size", "start", "stop", "mean_on", "mean_off", "path"];
 pub(super) const EVENT_KEYS: &[&str] =
@@ -64,7 +49,7 @@ pub(super) const LINK_EVENT_KEYS: &[&str] =
 pub(super) const KEY_TABLES: [&[&str]; 9] = [
     TOP_KEYS,
     network::LINK_KEYS,
-    FLOW_KEYS,
+    flows::FLOW_KEYS,
     TRAFFIC_KEYS,
     EVENT_KEYS,
     REROUTE_KEYS,
@@ -158,101 +143,10 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
 
     let mut net = network::read(&mut top, &mut ck);
 
-    // Flows.
-    let mut flows: Vec<FlowSpec> = Vec::new();
-    let mut flow_ids: HashMap<String, usize> = HashMap::new();
     let flow_nodes = array(top.node("flows"), "flows", &mut ck);
     let traffic_nodes = array(top.node("traffic"), "traffic", &mut ck);
-    for (i, fnode) in flow_nodes.iter().enumerate() {
-        let path = format!("flows[{i}]");
-        let Some(mut t) = Table::new(fnode, &path, &mut ck) else {
-            continue;
-        };
-        let id = read_id(&mut t, "id", format!("flow{i}"), &mut ck);
-        if let Some(j) = flow_ids.get(&id) {
-            let l = line_of(&mut t, "id").or(fnode.line);
-            ck.error(l, &join(&path, "id"), format!("duplicate flow id '{id}' (also flows[{j}])"));
-        }
-        flow_ids.insert(id.clone(), i);
-        let alg_line = line_of(&mut t, "algorithm");
-        let algorithm = t
-            .required("algorithm", &mut ck)
-            .and_then(|n| as_string(n, &join(&path, "algorithm"), &mut ck))
-            .and_then(|name| match cc::algorithm(&name) {
-                Some(a) => Some(a),
-                None => {
-                    let names: Vec<&str> = cc::algorithms().iter().map(|a| a.name).collect();
-                    ck.error(
-                        alg_line,
-                        &join(&path, "algorithm"),
-                        format!("unknown algorithm '{name}'; known: {}", names.join(", ")),
-                    );
-                    None
-                }
-            });
-        let src = net.endpoint(&mut t, "src", &mut ck);
-        let dst = net.endpoint(&mut t, "dst", &mut ck);
-        if let (Some(s), Some(d)) = (src, dst) {
-            if s == d {
-                let l = line_of(&mut t, "dst");
-                ck.error(l, &t.key_path("dst"), "must differ from src");
-            }
-        }
-        let (start, stop) = start_stop(&mut t, duration, &mut ck);
-        let bytes = t.size("bytes", &mut ck).and_then(|b| {
-            if b < 1.0 {
-                let l = line_of(&mut t, "bytes");
-                ck.error(l, &t.key_path("bytes"), "must be at least one byte");
-                None
-            } else {
-                Some(b.ceil() as u64)
-            }
-        });
-        let streams = t.integer("streams", 1, 65535, &mut ck).unwrap_or(1) as u32;
-        let fpath = net.route(&mut t, "path", src, dst, &mut ck);
-        let rpath = match t.node("reverse_path") {
-            Some(_) => net.route(&mut t, "reverse_path", dst, src, &mut ck),
-            None => fpath.as_ref().map(|p| p.iter().rev().copied().collect()),
-        };
-        let params = match (algorithm, t.node("params")) {
-            (Some(a), n) => Some(params(a, n, &join(&path, "params"), &mut ck)),
-            (None, Some(_)) => None,
-            (None, None) => None,
-        };
-        let transport = match t.node("transport") {
-            Some(n) => transport(n, &join(&path, "transport"), &default_transport, &mut ck),
-            None => default_transport.clone(),
-        };
-        t.finish(&mut ck, FLOW_KEYS);
-        if let (
-            Some(alg),
-            Some(params),
-            Some(src),
-            Some(dst),
-            Some(p),
-            Some(rp),
-            Some(start),
-            Some(stop),
-            Some(ack),
-        ) = (algorithm, params, src, dst, fpath, rpath, start, stop, ack_size)
-        {
-            flows.push(FlowSpec {
-                id,
-                algorithm: alg.name,
-                params,
-                src,
-                dst,
-                start,
-                stop,
-                bytes,
-                streams,
-                path: p,
-                reverse_path: rp,
-                transport,
-                ack_size: ack + alg.ack_extra_bytes,
-            });
-        }
-    }
+    let flow_defaults = FlowDefaults { duration, ack_size, transport: &default_transport };
+    let flows = flows::read(flow_nodes, &mut net, &flow_defaults, &mut ck);
     let absent_or_array = |n: Option<&Node>| matches!(n, None | Some(Node { value: Value::Array(_), .. }));
     if flow_nodes.is_empty()
         && traffic_nodes.is_empty()
@@ -262,17 +156,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         ck.error(top.line, "flows", "the scenario has no flows and no traffic: nothing to simulate");
     }
 
-    for PendingDrop { link: li, dir, flow: fid, seq, path: ipath, line } in std::mem::take(&mut net.drops) {
-        match flow_ids.get(&fid) {
-            Some(&fi) if fi < flows.len() && flows[fi].id == fid => {
-                if li < net.links.len() {
-                    net.links[li].dir[dir].drop_packets.push((fi as u32, seq));
-                }
-            }
-            Some(_) => {}
-            None => ck.error(line, &join(&ipath, "flow"), format!("no flow has id '{fid}'")),
-        }
-    }
+    flows.attach_drops(&mut net, &mut ck);
 
     // Other traffic.
     let mut traffic = Vec::new();
@@ -290,7 +174,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             format!("{}{i}", kind.clone().unwrap_or_else(|| "traffic".into())),
             &mut ck,
         );
-        let other = match (flow_ids.get(&id), traffic_ids.get(&id)) {
+        let other = match (flows.ids.get(&id), traffic_ids.get(&id)) {
             (Some(j), _) => Some(format!("flows[{j}]")),
             (None, Some(j)) => Some(format!("traffic[{j}]")),
             (None, None) => None,
@@ -304,14 +188,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             );
         }
         traffic_ids.insert(id.clone(), i);
-        let src = net.endpoint(&mut t, "src", &mut ck);
-        let dst = net.endpoint(&mut t, "dst", &mut ck);
-        if let (Some(s), Some(d)) = (src, dst) {
-            if s == d {
-                let l = line_of(&mut t, "dst");
-                ck.error(l, &t.key_path("dst"), "must differ from src");
-            }
-        }
+        let (src, dst) = net.endpoints(&mut t, &mut ck);
         let rate_line = line_of(&mut t, "rate");
         let rate = t.required("rate", &mut ck).and_then(|_| t.rate("rate", &mut ck));
         let rate = rate.filter(|r| positive(&mut ck, &t, "rate", rate_line, *r));
@@ -388,16 +265,16 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
                 let fl = line_of(&mut t, "flow");
                 let fid =
                     t.required("flow", &mut ck).and_then(|n| as_string(n, &join(&path, "flow"), &mut ck));
-                let fi = fid.and_then(|f| match flow_ids.get(&f) {
-                    Some(&fi) if fi < flows.len() && flows[fi].id == f => Some(fi),
-                    Some(_) => None,
-                    None => {
+                let fi = fid.and_then(|f| match flows.find(&f) {
+                    FlowRef::Index(fi) => Some(fi),
+                    FlowRef::Rejected => None,
+                    FlowRef::Unknown => {
                         ck.error(fl, &t.key_path("flow"), format!("no flow has id '{f}'"));
                         None
                     }
                 });
                 let (s, d) = match fi {
-                    Some(fi) => (Some(flows[fi].src), Some(flows[fi].dst)),
+                    Some(fi) => (Some(flows.specs[fi].src), Some(flows.specs[fi].dst)),
                     None => (None, None),
                 };
                 let has_p = t.has("path");
@@ -504,7 +381,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
         max_samples: max_samples.unwrap_or(DEFAULT_MAX_SAMPLES),
         nodes: net.nodes.names,
         links: net.links,
-        flows,
+        flows: flows.specs,
         traffic,
         events,
         limits: limits_table.limits,

@@ -10,7 +10,7 @@ use crate::scenario::tree::Value;
 impl Network {
     /// A flow's or source's endpoint. Unknown names are reported only when every link was valid (otherwise the
     /// node may be one a rejected link would have created).
-    pub(super) fn endpoint(&self, t: &mut Table, key: &str, ck: &mut Checker) -> Option<NodeId> {
+    fn endpoint(&self, t: &mut Table, key: &str, ck: &mut Checker) -> Option<NodeId> {
         let l = line_of(t, key);
         let name = t.required(key, ck).and_then(|n| as_string(n, &t.key_path(key), ck))?;
         match self.nodes.index.get(&name) {
@@ -25,6 +25,19 @@ impl Network {
                 None
             }
         }
+    }
+
+    /// `src` and `dst` of a flow or source, which must differ.
+    pub(super) fn endpoints(&self, t: &mut Table, ck: &mut Checker) -> (Option<NodeId>, Option<NodeId>) {
+        let src = self.endpoint(t, "src", ck);
+        let dst = self.endpoint(t, "dst", ck);
+        if let (Some(s), Some(d)) = (src, dst) {
+            if s == d {
+                let l = line_of(t, "dst");
+                ck.error(l, &t.key_path("dst"), "must differ from src");
+            }
+        }
+        (src, dst)
     }
 
     /// A node list given under `key`, checked against the graph; `None` on any error.
