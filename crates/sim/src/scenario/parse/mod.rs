@@ -5,6 +5,7 @@ mod flow_params;
 mod flows;
 mod network;
 mod paths;
+mod traffic;
 mod transport;
 
 use crate::measure::resolution::DEFAULT_MAX_SAMPLES;
@@ -14,9 +15,8 @@ use crate::scenario::limits;
 use crate::scenario::text::join;
 use crate::scenario::tree::{Node, Value};
 use crate::time::NS_PER_SEC;
-use fields::{line_of, positive, probability, read_id, sized, start_stop};
+use fields::{line_of, positive, probability, sized};
 use flows::{FlowDefaults, FlowRef};
-use std::collections::HashMap;
 use transport::transport;
 
 pub(super) const TOP_KEYS: &[&str] = &[
@@ -37,8 +37,6 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "limits",
     "profile",
 ];
-pub(super) const TRAFFIC_KEYS: &[&str] =
-    &["id", "kind", "src", "dst", "rate", "packet_size", "start", "stop", "mean_on", "mean_off", "path"];
 pub(super) const EVENT_KEYS: &[&str] =
     &["at", "kind", "flow", "path", "reverse_path", "link", "direction", "bandwidth", "delay", "loss", "up"];
 pub(super) const REROUTE_KEYS: &[&str] = &["at", "kind", "flow", "path", "reverse_path"];
@@ -50,7 +48,7 @@ pub(super) const KEY_TABLES: [&[&str]; 9] = [
     TOP_KEYS,
     network::LINK_KEYS,
     flows::FLOW_KEYS,
-    TRAFFIC_KEYS,
+    traffic::TRAFFIC_KEYS,
     EVENT_KEYS,
     REROUTE_KEYS,
     LINK_EVENT_KEYS,
@@ -158,91 +156,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
 
     flows.attach_drops(&mut net, &mut ck);
 
-    // Other traffic.
-    let mut traffic = Vec::new();
-    let mut traffic_ids: HashMap<String, usize> = HashMap::new();
-    for (i, tn) in traffic_nodes.iter().enumerate() {
-        let path = format!("traffic[{i}]");
-        let Some(mut t) = Table::new(tn, &path, &mut ck) else {
-            continue;
-        };
-        let kind_line = line_of(&mut t, "kind");
-        let kind = t.required("kind", &mut ck).and_then(|n| as_string(n, &join(&path, "kind"), &mut ck));
-        let id = read_id(
-            &mut t,
-            "id",
-            format!("{}{i}", kind.clone().unwrap_or_else(|| "traffic".into())),
-            &mut ck,
-        );
-        let other = match (flows.ids.get(&id), traffic_ids.get(&id)) {
-            (Some(j), _) => Some(format!("flows[{j}]")),
-            (None, Some(j)) => Some(format!("traffic[{j}]")),
-            (None, None) => None,
-        };
-        if let Some(other) = other {
-            let l = line_of(&mut t, "id").or(tn.line);
-            ck.error(
-                l,
-                &join(&path, "id"),
-                format!("duplicate id '{id}' (also {other}; flows and traffic share one namespace)"),
-            );
-        }
-        traffic_ids.insert(id.clone(), i);
-        let (src, dst) = net.endpoints(&mut t, &mut ck);
-        let rate_line = line_of(&mut t, "rate");
-        let rate = t.required("rate", &mut ck).and_then(|_| t.rate("rate", &mut ck));
-        let rate = rate.filter(|r| positive(&mut ck, &t, "rate", rate_line, *r));
-        let psize = sized(&mut t, "packet_size", packet_size.unwrap_or(1000) as f64, 1.0, 1e6, &mut ck);
-        let (start, stop) = start_stop(&mut t, duration, &mut ck);
-        let tkind = match kind.as_deref() {
-            Some("cbr") => rate.map(|r| TrafficKind::Cbr { rate_bps: r }),
-            Some("onoff") => {
-                let on = t.required("mean_on", &mut ck).and_then(|_| t.duration("mean_on", &mut ck));
-                let off = t.required("mean_off", &mut ck).and_then(|_| t.duration("mean_off", &mut ck));
-                for (k, v) in [("mean_on", on), ("mean_off", off)] {
-                    if v == Some(0) {
-                        let l = line_of(&mut t, k);
-                        ck.error(l, &t.key_path(k), "must be greater than zero");
-                    }
-                }
-                match (rate, on, off) {
-                    (Some(r), Some(on), Some(off)) if on > 0 && off > 0 => {
-                        Some(TrafficKind::OnOff { rate_bps: r, mean_on: on, mean_off: off })
-                    }
-                    _ => None,
-                }
-            }
-            Some(other) => {
-                ck.error(
-                    kind_line,
-                    &join(&path, "kind"),
-                    format!("unknown traffic kind '{other}'; use 'cbr' or 'onoff'"),
-                );
-                None
-            }
-            None => None,
-        };
-        if kind.as_deref() == Some("cbr") {
-            for k in ["mean_on", "mean_off"] {
-                if t.has(k) {
-                    let l = line_of(&mut t, k);
-                    ck.error(l, &t.key_path(k), "only applies to kind = 'onoff'");
-                }
-            }
-        }
-        let tpath = net.route(&mut t, "path", src, dst, &mut ck);
-        if !matches!(kind.as_deref(), Some("cbr" | "onoff")) {
-            // mean_on/mean_off belong to a kind; with none known they are not reported as unknown.
-            t.node("mean_on");
-            t.node("mean_off");
-        }
-        t.finish(&mut ck, TRAFFIC_KEYS);
-        if let (Some(kind), Some(src), Some(dst), Some(ps), Some(start), Some(stop), Some(p)) =
-            (tkind, src, dst, psize, start, stop, tpath)
-        {
-            traffic.push(TrafficSpec { id, kind, src, dst, packet_size: ps, start, stop, path: p });
-        }
-    }
+    let traffic = traffic::read(traffic_nodes, &mut net, &flows, duration, packet_size, &mut ck);
 
     // Timed events.
     let mut events = Vec::new();
