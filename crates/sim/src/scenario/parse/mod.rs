@@ -1,5 +1,6 @@
 //! Scenario validation: input tree -> typed `Scenario`, or every problem as one line each.
 
+mod events;
 mod fields;
 mod flow_params;
 mod flows;
@@ -12,11 +13,10 @@ use crate::measure::resolution::DEFAULT_MAX_SAMPLES;
 use crate::model::*;
 use crate::scenario::check::{array, as_duration, as_string, Checker, Table};
 use crate::scenario::limits;
-use crate::scenario::text::join;
 use crate::scenario::tree::{Node, Value};
 use crate::time::NS_PER_SEC;
-use fields::{line_of, positive, probability, sized};
-use flows::{FlowDefaults, FlowRef};
+use fields::{line_of, sized};
+use flows::FlowDefaults;
 use transport::transport;
 
 pub(super) const TOP_KEYS: &[&str] = &[
@@ -37,21 +37,15 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "limits",
     "profile",
 ];
-pub(super) const EVENT_KEYS: &[&str] =
-    &["at", "kind", "flow", "path", "reverse_path", "link", "direction", "bandwidth", "delay", "loss", "up"];
-pub(super) const REROUTE_KEYS: &[&str] = &["at", "kind", "flow", "path", "reverse_path"];
-pub(super) const LINK_EVENT_KEYS: &[&str] =
-    &["at", "kind", "link", "direction", "bandwidth", "delay", "loss", "up"];
-
 /// Every table's key list, for `scenario::known_keys`.
 pub(super) const KEY_TABLES: [&[&str]; 9] = [
     TOP_KEYS,
     network::LINK_KEYS,
     flows::FLOW_KEYS,
     traffic::TRAFFIC_KEYS,
-    EVENT_KEYS,
-    REROUTE_KEYS,
-    LINK_EVENT_KEYS,
+    events::EVENT_KEYS,
+    events::REROUTE_KEYS,
+    events::LINK_EVENT_KEYS,
     transport::TRANSPORT_KEYS,
     limits::LIMITS_KEYS,
 ];
@@ -158,122 +152,7 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
 
     let traffic = traffic::read(traffic_nodes, &mut net, &flows, duration, packet_size, &mut ck);
 
-    // Timed events.
-    let mut events = Vec::new();
-    for (i, en) in array(top.node("events"), "events", &mut ck).iter().enumerate() {
-        let path = format!("events[{i}]");
-        let Some(mut t) = Table::new(en, &path, &mut ck) else {
-            continue;
-        };
-        let at_line = line_of(&mut t, "at");
-        let at = t.required("at", &mut ck).and_then(|_| t.duration("at", &mut ck));
-        if let (Some(a), Some(d)) = (at, duration) {
-            if a >= d {
-                ck.error(at_line, &t.key_path("at"), "is not inside the run (it must be before `duration`)");
-            }
-        }
-        let kind_line = line_of(&mut t, "kind");
-        let kind = t.required("kind", &mut ck).and_then(|n| as_string(n, &join(&path, "kind"), &mut ck));
-        let ev = match kind.as_deref() {
-            Some("reroute") => {
-                let fl = line_of(&mut t, "flow");
-                let fid =
-                    t.required("flow", &mut ck).and_then(|n| as_string(n, &join(&path, "flow"), &mut ck));
-                let fi = fid.and_then(|f| match flows.find(&f) {
-                    FlowRef::Index(fi) => Some(fi),
-                    FlowRef::Rejected => None,
-                    FlowRef::Unknown => {
-                        ck.error(fl, &t.key_path("flow"), format!("no flow has id '{f}'"));
-                        None
-                    }
-                });
-                let (s, d) = match fi {
-                    Some(fi) => (Some(flows.specs[fi].src), Some(flows.specs[fi].dst)),
-                    None => (None, None),
-                };
-                let has_p = t.has("path");
-                let has_rp = t.has("reverse_path");
-                if !has_p && !has_rp {
-                    ck.error(en.line, &path, "a reroute needs `path`, `reverse_path` or both");
-                }
-                let p = if has_p { net.explicit_route(&mut t, "path", s, d, &mut ck) } else { None };
-                let rp =
-                    if has_rp { net.explicit_route(&mut t, "reverse_path", d, s, &mut ck) } else { None };
-                let ok = fi.is_some() && (!has_p || p.is_some()) && (!has_rp || rp.is_some());
-                fi.filter(|_| ok).map(|fi| EventKind::Reroute { flow: fi as u32, path: p, reverse_path: rp })
-            }
-            Some("link") => {
-                let ll = line_of(&mut t, "link");
-                let lid =
-                    t.required("link", &mut ck).and_then(|n| as_string(n, &join(&path, "link"), &mut ck));
-                let li = lid.and_then(|l| match net.links.iter().position(|x| x.id == l) {
-                    Some(li) => Some(li),
-                    None => {
-                        ck.error(ll, &t.key_path("link"), format!("no link has id '{l}'"));
-                        None
-                    }
-                });
-                let dl = line_of(&mut t, "direction");
-                let dirs = match t.string("direction", &mut ck).as_deref() {
-                    None | Some("both") => Some([true, true]),
-                    Some("a->b") => Some([true, false]),
-                    Some("b->a") => Some([false, true]),
-                    Some(other) => {
-                        ck.error(
-                            dl,
-                            &t.key_path("direction"),
-                            format!("'{other}' is not one of 'a->b', 'b->a', 'both'"),
-                        );
-                        None
-                    }
-                };
-                let bl = line_of(&mut t, "bandwidth");
-                let bw = t.rate("bandwidth", &mut ck).filter(|b| positive(&mut ck, &t, "bandwidth", bl, *b));
-                let delay = t.duration("delay", &mut ck);
-                let loss = probability(&mut t, "loss", &mut ck);
-                let up = t.boolean("up", &mut ck);
-                if !["bandwidth", "delay", "loss", "up"].iter().any(|k| t.has(k)) {
-                    ck.error(en.line, &path, "a link event needs at least one of bandwidth, delay, loss, up");
-                }
-                match (li, dirs) {
-                    (Some(li), Some(dirs)) => Some(EventKind::Link {
-                        link: li as u32,
-                        dirs,
-                        bandwidth_bps: bw,
-                        delay,
-                        loss: loss.flatten(),
-                        up,
-                    }),
-                    _ => None,
-                }
-            }
-            Some(other) => {
-                ck.error(
-                    kind_line,
-                    &join(&path, "kind"),
-                    format!("unknown event kind '{other}'; use 'reroute' or 'link'"),
-                );
-                None
-            }
-            None => None,
-        };
-        match kind.as_deref() {
-            Some("reroute") => t.finish(&mut ck, REROUTE_KEYS),
-            Some("link") => t.finish(&mut ck, LINK_EVENT_KEYS),
-            // Without a known kind, which keys belong is unknown: report only names no event has.
-            _ => {
-                for k in EVENT_KEYS {
-                    t.node(k);
-                }
-                t.finish(&mut ck, EVENT_KEYS);
-            }
-        }
-        if let (Some(at), Some(kind)) = (at, ev) {
-            events.push(EventSpec { at, kind });
-        }
-    }
-    // Events at the same instant keep their file order.
-    events.sort_by_key(|e| e.at);
+    let events = events::read(&mut top, &net, &flows, duration, &mut ck);
 
     let limits_table = limits::read(top.node("limits"), &mut ck);
     let sample_interval_given = top.has("sample_interval").then_some(si_line);
