@@ -1,23 +1,33 @@
-//! Scenario validation: input tree -> typed `Scenario`, or every problem as one line each.
+//! Scenario validation: input tree -> typed `Scenario`, or every problem as one line each. Each section of
+//! the file format has its own file, which owns the list of keys it accepts; this one reads the top-level
+//! keys and assembles the scenario:
+//!
+//! - `network.rs`: `[[links]]` (nodes, directions, buffers, loss, `drop_packets`);
+//!   `paths.rs`: endpoints and routes checked against the network
+//! - `flows.rs`: `[[flows]]`, with `flow_params.rs` (`[flows.params]`) and `transport.rs` (`profile`,
+//!   `[transport]`, `[flows.transport]`)
+//! - `traffic.rs`: `[[traffic]]`; `events.rs`: `[[events]]`
+//! - `measurement.rs`: `sample_interval`, `max_samples`, `[limits]`
+//! - `fields.rs`: readers of ids, sizes, probabilities and times that several sections share
 
 mod events;
 mod fields;
 mod flow_params;
 mod flows;
+mod measurement;
 mod network;
 mod paths;
 mod traffic;
 mod transport;
 
 use crate::measure::resolution::DEFAULT_MAX_SAMPLES;
-use crate::model::*;
+use crate::model::Scenario;
 use crate::scenario::check::{array, as_duration, as_string, Checker, Table};
 use crate::scenario::limits;
 use crate::scenario::tree::{Node, Value};
-use crate::time::NS_PER_SEC;
+use crate::time::{Time, NS_PER_SEC};
 use fields::{line_of, sized};
 use flows::FlowDefaults;
-use transport::transport;
 
 pub(super) const TOP_KEYS: &[&str] = &[
     "name",
@@ -37,6 +47,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "limits",
     "profile",
 ];
+
 /// Every table's key list, for `scenario::known_keys`.
 pub(super) const KEY_TABLES: [&[&str]; 9] = [
     TOP_KEYS,
@@ -47,7 +58,7 @@ pub(super) const KEY_TABLES: [&[&str]; 9] = [
     events::REROUTE_KEYS,
     events::LINK_EVENT_KEYS,
     transport::TRANSPORT_KEYS,
-    limits::LIMITS_KEYS,
+    measurement::LIMITS_KEYS,
 ];
 
 /// Largest duration we accept for a run: beyond this the nanosecond clock is still fine, but nothing useful
@@ -55,23 +66,96 @@ pub(super) const KEY_TABLES: [&[&str]; 9] = [
 const MAX_DURATION_S: f64 = 1e7;
 
 /// Validates a parsed tree. `file` names the source in messages.
-pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<String>> {
+pub(super) fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<String>> {
     let mut ck = Checker::new(file);
     let Some(mut top) = Table::new(root, "", &mut ck) else {
         return Err(ck.errors);
     };
+    let basics = basics(&mut top, &mut ck);
+    let sampling = measurement::sampling(&mut top, basics.duration, &mut ck);
+    let default_transport = transport::defaults(&mut top, &mut ck);
+    let mut net = network::read(&mut top, &mut ck);
+    let flow_nodes = array(top.node("flows"), "flows", &mut ck);
+    let traffic_nodes = array(top.node("traffic"), "traffic", &mut ck);
+    let flow_defaults =
+        FlowDefaults { duration: basics.duration, ack_size: basics.ack_size, transport: &default_transport };
+    let flows = flows::read(flow_nodes, &mut net, &flow_defaults, &mut ck);
+    something_to_simulate(&mut top, flow_nodes, traffic_nodes, &mut ck);
+    flows.attach_drops(&mut net, &mut ck);
+    let traffic =
+        traffic::read(traffic_nodes, &mut net, &flows, basics.duration, basics.packet_size, &mut ck);
+    let events = events::read(&mut top, &net, &flows, basics.duration, &mut ck);
+    let limits_table = measurement::limits(&mut top, &mut ck);
+    top.finish(&mut ck, TOP_KEYS);
+    if !ck.errors.is_empty() {
+        return Err(ck.errors);
+    }
+    let sc = Scenario {
+        file: file.to_string(),
+        name: basics.name,
+        description: basics.description,
+        duration: basics.duration.unwrap_or(0),
+        seed: basics.seed,
+        packet_size: basics.packet_size.unwrap_or(1000),
+        header_size: basics.header_size.unwrap_or(40),
+        ack_size: basics.ack_size.unwrap_or(40),
+        sample_interval: sampling.interval.unwrap_or(1_000_000),
+        max_samples: sampling.max_samples.unwrap_or(DEFAULT_MAX_SAMPLES),
+        nodes: net.nodes.names,
+        links: net.links,
+        flows: flows.specs,
+        traffic,
+        events,
+        limits: limits_table.limits,
+    };
+    let (interval_line, max_samples_line) = (sampling.interval_given, sampling.max_samples_given);
+    limits::check(&sc, interval_line, max_samples_line, limits_table.max_memory_line, &mut ck);
+    if !ck.errors.is_empty() {
+        return Err(ck.errors);
+    }
+    Ok(sc)
+}
 
-    let name = match top.required("name", &mut ck) {
-        Some(n) => as_string(n, "name", &mut ck).unwrap_or_default(),
+/// The top-level keys that describe the whole run. A value that is `None` was invalid (and reported).
+struct Basics {
+    name: String,
+    description: String,
+    duration: Option<Time>,
+    seed: u64,
+    packet_size: Option<u32>,
+    header_size: Option<u32>,
+    ack_size: Option<u32>,
+}
+
+/// Reads `name`, `description`, `duration`, `seed` and the packet, header and ACK sizes.
+fn basics(top: &mut Table, ck: &mut Checker) -> Basics {
+    let name = match top.required("name", ck) {
+        Some(n) => as_string(n, "name", ck).unwrap_or_default(),
         None => String::new(),
     };
-    let description = top.string("description", &mut ck).unwrap_or_default();
-    let duration = match top.required("duration", &mut ck) {
-        Some(n) => as_duration(n, "duration", &mut ck),
+    let description = top.string("description", ck).unwrap_or_default();
+    let duration = duration(top, ck);
+    let seed = top.integer("seed", 0, i64::MAX, ck).unwrap_or(1) as u64;
+    let packet_size = sized(top, "packet_size", 1000.0, 64.0, 1e6, ck);
+    let header_size = sized(top, "header_size", 40.0, 0.0, 1e6, ck);
+    let ack_size = sized(top, "ack_size", 40.0, 1.0, 1e6, ck);
+    if let (Some(p), Some(h)) = (packet_size, header_size) {
+        if h >= p {
+            let l = line_of(top, "header_size");
+            ck.error(l, "header_size", format!("{h} leaves no payload in a {p}-byte packet"));
+        }
+    }
+    Basics { name, description, duration, seed, packet_size, header_size, ack_size }
+}
+
+/// `duration`: required, above zero and at most `MAX_DURATION_S`.
+fn duration(top: &mut Table, ck: &mut Checker) -> Option<Time> {
+    let duration = match top.required("duration", ck) {
+        Some(n) => as_duration(n, "duration", ck),
         None => None,
     };
-    let duration_line = line_of(&mut top, "duration");
-    let duration = match duration {
+    let duration_line = line_of(top, "duration");
+    match duration {
         Some(0) => {
             ck.error(duration_line, "duration", "must be greater than zero");
             None
@@ -81,64 +165,12 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
             None
         }
         d => d,
-    };
-    let seed = top.integer("seed", 0, i64::MAX, &mut ck).unwrap_or(1) as u64;
-    let packet_size = sized(&mut top, "packet_size", 1000.0, 64.0, 1e6, &mut ck);
-    let header_size = sized(&mut top, "header_size", 40.0, 0.0, 1e6, &mut ck);
-    let ack_size = sized(&mut top, "ack_size", 40.0, 1.0, 1e6, &mut ck);
-    if let (Some(p), Some(h)) = (packet_size, header_size) {
-        if h >= p {
-            let l = line_of(&mut top, "header_size");
-            ck.error(l, "header_size", format!("{h} leaves no payload in a {p}-byte packet"));
-        }
     }
-    let sample_interval = top.duration("sample_interval", &mut ck);
-    let si_line = line_of(&mut top, "sample_interval");
-    let sample_interval = match (sample_interval, duration) {
-        (Some(0), _) => {
-            ck.error(si_line, "sample_interval", "must be greater than zero");
-            None
-        }
-        (Some(s), Some(d)) if s > d => {
-            ck.error(si_line, "sample_interval", "is longer than the run's duration");
-            None
-        }
-        (Some(s), Some(d)) if d / s > 10_000_000 => {
-            ck.error(si_line, "sample_interval", "would record more than 10 million samples per series");
-            None
-        }
-        (Some(s), _) => Some(s),
-        (None, Some(d)) => Some((d / 2000).max(1_000_000).min(d)),
-        (None, None) => None,
-    };
+}
 
-    // The upper end only keeps the product with the number of series far from overflow; memory is
-    // checked by `limits::check`.
-    let max_samples = top.integer("max_samples", 2, 1_000_000_000, &mut ck).map(|m| m as usize);
-    let max_samples_line = line_of(&mut top, "max_samples");
-
-    // `profile` sets the transport defaults as a group; [transport] and [flows.transport] override keys.
-    let profile = match top.string("profile", &mut ck).as_deref() {
-        None | Some("ns2") => Profile::Ns2,
-        Some("linux") => Profile::Linux,
-        Some(other) => {
-            let l = line_of(&mut top, "profile");
-            ck.error(l, "profile", format!("unknown profile \"{other}\"; expected \"ns2\" or \"linux\""));
-            Profile::Ns2
-        }
-    };
-    let profile_defaults = TransportConfig::for_profile(profile);
-    let default_transport = match top.node("transport") {
-        Some(n) => transport(n, "transport", &profile_defaults, &mut ck),
-        None => profile_defaults,
-    };
-
-    let mut net = network::read(&mut top, &mut ck);
-
-    let flow_nodes = array(top.node("flows"), "flows", &mut ck);
-    let traffic_nodes = array(top.node("traffic"), "traffic", &mut ck);
-    let flow_defaults = FlowDefaults { duration, ack_size, transport: &default_transport };
-    let flows = flows::read(flow_nodes, &mut net, &flow_defaults, &mut ck);
+/// Reports a scenario with neither flows nor traffic, unless `flows` or `traffic` is not an array (which
+/// is reported already).
+fn something_to_simulate(top: &mut Table, flow_nodes: &[Node], traffic_nodes: &[Node], ck: &mut Checker) {
     let absent_or_array = |n: Option<&Node>| matches!(n, None | Some(Node { value: Value::Array(_), .. }));
     if flow_nodes.is_empty()
         && traffic_nodes.is_empty()
@@ -147,41 +179,4 @@ pub fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Vec<Strin
     {
         ck.error(top.line, "flows", "the scenario has no flows and no traffic: nothing to simulate");
     }
-
-    flows.attach_drops(&mut net, &mut ck);
-
-    let traffic = traffic::read(traffic_nodes, &mut net, &flows, duration, packet_size, &mut ck);
-
-    let events = events::read(&mut top, &net, &flows, duration, &mut ck);
-
-    let limits_table = limits::read(top.node("limits"), &mut ck);
-    let sample_interval_given = top.has("sample_interval").then_some(si_line);
-    let max_samples_given = top.has("max_samples").then_some(max_samples_line);
-    top.finish(&mut ck, TOP_KEYS);
-    if !ck.errors.is_empty() {
-        return Err(ck.errors);
-    }
-    let sc = Scenario {
-        file: file.to_string(),
-        name,
-        description,
-        duration: duration.unwrap_or(0),
-        seed,
-        packet_size: packet_size.unwrap_or(1000),
-        header_size: header_size.unwrap_or(40),
-        ack_size: ack_size.unwrap_or(40),
-        sample_interval: sample_interval.unwrap_or(1_000_000),
-        max_samples: max_samples.unwrap_or(DEFAULT_MAX_SAMPLES),
-        nodes: net.nodes.names,
-        links: net.links,
-        flows: flows.specs,
-        traffic,
-        events,
-        limits: limits_table.limits,
-    };
-    limits::check(&sc, sample_interval_given, max_samples_given, limits_table.max_memory_line, &mut ck);
-    if !ck.errors.is_empty() {
-        return Err(ck.errors);
-    }
-    Ok(sc)
 }

@@ -1,7 +1,7 @@
-//! `[transport]` (every flow's defaults) and `[flows.transport]` (one flow's overrides).
+//! `profile` and `[transport]` (every flow's defaults), and `[flows.transport]` (one flow's overrides).
 
 use super::fields::line_of;
-use crate::model::{PartialTimer, RecoverGuard, RtoKind, TransportConfig};
+use crate::model::{PartialTimer, Profile, RecoverGuard, RtoKind, TransportConfig};
 use crate::scenario::check::{Checker, Table};
 use crate::scenario::tree::Node;
 use crate::time::secs;
@@ -47,6 +47,25 @@ fn choice<T: Copy>(t: &mut Table, key: &str, options: &[(&str, T)], ck: &mut Che
 
 /// Largest receiver clock offset accepted, seconds (either sign).
 const MAX_CLOCK_OFFSET_S: f64 = 1e6;
+
+/// Every flow's defaults: the settings of `profile` (by default "ns2"), with `[transport]` over them.
+pub(super) fn defaults(top: &mut Table, ck: &mut Checker) -> TransportConfig {
+    // `profile` sets the transport defaults as a group; [transport] and [flows.transport] override keys.
+    let profile = match top.string("profile", ck).as_deref() {
+        None | Some("ns2") => Profile::Ns2,
+        Some("linux") => Profile::Linux,
+        Some(other) => {
+            let l = line_of(top, "profile");
+            ck.error(l, "profile", format!("unknown profile \"{other}\"; expected \"ns2\" or \"linux\""));
+            Profile::Ns2
+        }
+    };
+    let profile_defaults = TransportConfig::for_profile(profile);
+    match top.node("transport") {
+        Some(n) => transport(n, "transport", &profile_defaults, ck),
+        None => profile_defaults,
+    }
+}
 
 /// The settings at `path`, starting from `base` (the defaults, or the top-level table for a flow's own).
 pub fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker) -> TransportConfig {
