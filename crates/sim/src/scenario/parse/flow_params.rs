@@ -8,7 +8,12 @@ use crate::scenario::tree::{Node, Value};
 use crate::time::NS_PER_SEC;
 
 /// A flow's parameters: the algorithm's defaults overridden by the table at `path` (if any).
-pub fn params(alg: &'static cc::AlgorithmInfo, n: Option<&Node>, path: &str, ck: &mut Checker) -> Params {
+pub(super) fn params(
+    alg: &'static cc::AlgorithmInfo,
+    n: Option<&Node>,
+    path: &str,
+    ck: &mut Checker,
+) -> Params {
     let mut p = alg.defaults();
     let Some(n) = n else { return p };
     let Some(entries) = (match &n.value {
