@@ -1,14 +1,14 @@
 //! Scenario validation: input tree -> typed `Scenario`, or every problem as one line each. Each section of
 //! the file format has its own file, which owns the list of keys it accepts; this one reads the top-level
-//! keys and assembles the scenario:
+//! keys, calls the sections in turn and assembles the scenario. Each file uses only those listed before it:
 //!
-//! - `network.rs`: `[[links]]` (nodes, directions, buffers, loss, `drop_packets`);
-//!   `paths.rs`: endpoints and routes checked against the network
-//! - `flows.rs`: `[[flows]]`, with `flow_params.rs` (`[flows.params]`) and `transport.rs` (`profile`,
-//!   `[transport]`, `[flows.transport]`)
+//! - `fields.rs`: readers of ids, sizes, probabilities and start/stop that several sections share
+//! - `network.rs`: `[[links]]` (nodes, directions, buffers, loss, `drop_packets`)
+//! - `paths.rs`: endpoints and routes, checked against the network
+//! - `flow_params.rs`: `[flows.params]`; `transport.rs`: `profile`, `[transport]`, `[flows.transport]`
+//! - `flows.rs`: `[[flows]]`
 //! - `traffic.rs`: `[[traffic]]`; `events.rs`: `[[events]]`
 //! - `measurement.rs`: `sample_interval`, `max_samples`, `[limits]`
-//! - `fields.rs`: readers of ids, sizes, probabilities and times that several sections share
 
 mod events;
 mod fields;

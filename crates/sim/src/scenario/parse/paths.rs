@@ -8,8 +8,8 @@ use crate::scenario::check::{array, as_string, Checker, Table};
 use crate::scenario::tree::Value;
 
 impl Network {
-    /// A flow's or source's endpoint. Unknown names are reported only when every link was valid (otherwise the
-    /// node may be one a rejected link would have created).
+    /// A flow's or source's endpoint. Unknown names are reported only when every link was valid
+    /// (otherwise the node may be one a rejected link would have created).
     fn endpoint(&self, t: &mut Table, key: &str, ck: &mut Checker) -> Option<NodeId> {
         let l = line_of(t, key);
         let name = t.required(key, ck).and_then(|n| as_string(n, &t.key_path(key), ck))?;
