@@ -1,6 +1,7 @@
 //! Typed access to the input tree. Every getter records a one-line error naming the file, the line (when
 //! known) and the key path, and returns `None`, so validation can go on and report every problem at once.
 
+use super::text::{join, one_line};
 use super::tree::{Node, Value};
 use crate::time::Time;
 use crate::units;
@@ -30,33 +31,12 @@ impl Checker {
     }
 }
 
-/// Escapes every character that could break a message into several lines (or hide part of it): control
-/// characters and the Unicode line and paragraph separators. Messages quote user input (ids, keys, values).
-pub fn one_line(s: &str) -> String {
-    if !s.chars().any(breaks_line) {
-        return s.to_string();
-    }
-    s.chars().map(|c| if breaks_line(c) { c.escape_unicode().to_string() } else { c.to_string() }).collect()
-}
-
-fn breaks_line(c: char) -> bool {
-    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
-}
-
 /// A table being read: remembers which keys were consumed so that the rest can be reported as unknown.
 pub struct Table<'a> {
     pub path: String,
     pub line: Option<u32>,
     entries: &'a [(String, Node)],
     used: Vec<bool>,
-}
-
-pub fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 impl<'a> Table<'a> {

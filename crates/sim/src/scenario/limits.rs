@@ -1,62 +1,22 @@
-//! `[limits]` and the one budget that can be checked before a run: the memory of its time series. The
-//! recorder reserves the series up front for the worst case (one value per sample per series, at most
-//! `max_samples` samples each, and every flow changing at every sample), so a scenario whose series alone
-//! could exceed its memory budget (a large `max_samples` with a fine `sample_interval`, or a great many
-//! flows) is refused here with what it would need, instead of being killed by the operating system
-//! halfway. Everything that grows while the run goes (packets in queues, windows) is checked by the run
-//! itself (`sim/budget.rs`).
+//! The one budget that can be checked before a run: the memory of its time series. The recorder reserves the
+//! series up front for the worst case (one value per sample per series, at most `max_samples` samples each,
+//! and every flow changing at every sample), so a scenario whose series alone could exceed its memory budget
+//! (a large `max_samples` with a fine `sample_interval`, or a great many flows) is refused here with what it
+//! would need, instead of being killed by the operating system halfway. Everything that grows while the run
+//! goes (packets in queues, windows) is checked by the run itself (`sim/budget.rs`).
 
-use super::check::{Checker, Table};
-use super::tree::Node;
+use super::check::Checker;
 use crate::cc::FlowContext;
 use crate::measure::recorder::{FLOW_METRICS, LINK_METRICS, TRAFFIC_METRICS};
-use crate::model::{Limits, Scenario};
+use crate::model::Scenario;
 use crate::units::format_size;
-
-pub(super) const LIMITS_KEYS: &[&str] = &["max_events", "max_memory"];
 
 /// Memory the time series may take when the file sets no `max_memory`: 2 GiB. The run's own default
 /// budget depends on the machine (`sim/budget.rs`); validity must not, so this one is fixed.
 pub const DEFAULT_SERIES_MEMORY: u64 = 2 << 30;
 
-/// Largest `max_memory` accepted: 1 EiB (beyond any machine; keeps byte counts far from overflow).
-const MAX_MEMORY: f64 = (1u64 << 60) as f64;
-
 /// The links' and sources' series are stored in tiles of this many (`measure/tiles.rs`).
 const TILE: u64 = 8;
-
-/// `[limits]` as read, with the line of `max_memory` for messages about it.
-pub struct LimitsTable {
-    pub limits: Limits,
-    pub max_memory_line: Option<Option<u32>>,
-}
-
-/// Reads `[limits]`: `max_events` (a positive integer) and `max_memory` (a size, e.g. "2GiB").
-pub fn read(node: Option<&Node>, ck: &mut Checker) -> LimitsTable {
-    let mut out = LimitsTable { limits: Limits::default(), max_memory_line: None };
-    let Some(node) = node else {
-        return out;
-    };
-    let Some(mut t) = Table::new(node, "limits", ck) else {
-        return out;
-    };
-    out.limits.max_events = t.integer("max_events", 1, i64::MAX, ck).map(|n| n as u64);
-    if t.has("max_memory") {
-        let line = t.node("max_memory").and_then(|n| n.line);
-        out.max_memory_line = Some(line);
-        if let Some(v) = t.size("max_memory", ck) {
-            if v.fract() != 0.0 {
-                ck.error(line, "limits.max_memory", format!("{v} is not a whole number of bytes"));
-            } else if !(1.0..=MAX_MEMORY).contains(&v) {
-                ck.error(line, "limits.max_memory", format!("{v} bytes is out of range [1, 2^60]"));
-            } else {
-                out.limits.max_memory = Some(v as u64);
-            }
-        }
-    }
-    t.finish(ck, LIMITS_KEYS);
-    out
-}
 
 /// Samples each series will hold at most.
 fn samples(sc: &Scenario) -> u64 {

@@ -1,12 +1,16 @@
 //! Scenario files (`spec/scenario-format.md`): parsing, validation and the typed model the engine runs.
+//!
+//! Within this folder each file uses only those before it: `text` (key paths, one-line messages) and
+//! `locate` (key path at a byte offset) -> `tree` (TOML or JSON -> a tree with lines) -> `check` (typed
+//! getters that record errors) -> `routes` (the graph), `limits` (the series' memory budget) -> `parse/`
+//! (one file per section of the format) -> this file.
 
 mod check;
 pub mod limits;
 mod locate;
-mod params;
 mod parse;
 pub mod routes;
-mod transport;
+mod text;
 pub mod tree;
 
 use crate::model::Scenario;
@@ -14,19 +18,8 @@ use crate::model::Scenario;
 /// Every key of every table of the format, once each (for tools and property tests that build random
 /// files: a hand-kept copy would miss keys added later).
 pub fn known_keys() -> Vec<&'static str> {
-    let tables: [&[&str]; 9] = [
-        parse::TOP_KEYS,
-        parse::LINK_KEYS,
-        parse::FLOW_KEYS,
-        parse::TRAFFIC_KEYS,
-        parse::EVENT_KEYS,
-        parse::REROUTE_KEYS,
-        parse::LINK_EVENT_KEYS,
-        transport::TRANSPORT_KEYS,
-        limits::LIMITS_KEYS,
-    ];
     let mut keys: Vec<&'static str> = Vec::new();
-    for k in tables.into_iter().flatten() {
+    for k in parse::KEY_TABLES.into_iter().flatten() {
         if !keys.contains(k) {
             keys.push(k);
         }

@@ -2,8 +2,8 @@
 //! the key path and, for TOML files, the line. Scenarios arrive either as TOML text or as JSON (a Python
 //! dict passed through the bindings); both become this tree.
 
-use super::check::{join, one_line};
 use super::locate::key_path_at;
+use super::text::{join, one_line};
 use std::fmt;
 
 #[derive(Clone, Debug)]

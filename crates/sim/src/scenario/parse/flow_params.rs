@@ -1,13 +1,19 @@
 //! `[flows.params]`: each value checked against the algorithm's schema (kind and range), then the rules
 //! that tie several parameters together.
 
-use super::check::{as_duration, as_integer, as_number, as_string, join, Checker};
-use super::tree::{Node, Value};
 use crate::cc::{self, ParamKind, ParamValue, Params};
+use crate::scenario::check::{as_duration, as_integer, as_number, as_string, Checker};
+use crate::scenario::text::join;
+use crate::scenario::tree::{Node, Value};
 use crate::time::NS_PER_SEC;
 
 /// A flow's parameters: the algorithm's defaults overridden by the table at `path` (if any).
-pub fn params(alg: &'static cc::AlgorithmInfo, n: Option<&Node>, path: &str, ck: &mut Checker) -> Params {
+pub(super) fn params(
+    alg: &'static cc::AlgorithmInfo,
+    n: Option<&Node>,
+    path: &str,
+    ck: &mut Checker,
+) -> Params {
     let mut p = alg.defaults();
     let Some(n) = n else { return p };
     let Some(entries) = (match &n.value {

@@ -1,8 +1,9 @@
-//! `[transport]` (every flow's defaults) and `[flows.transport]` (one flow's overrides).
+//! `profile` and `[transport]` (every flow's defaults), and `[flows.transport]` (one flow's overrides).
 
-use super::check::{Checker, Table};
-use super::tree::Node;
-use crate::model::{PartialTimer, RecoverGuard, RtoKind, TransportConfig};
+use super::fields::line_of;
+use crate::model::{PartialTimer, Profile, RecoverGuard, RtoKind, TransportConfig};
+use crate::scenario::check::{Checker, Table};
+use crate::scenario::tree::Node;
 use crate::time::secs;
 
 pub(super) const TRANSPORT_KEYS: &[&str] = &[
@@ -47,41 +48,32 @@ fn choice<T: Copy>(t: &mut Table, key: &str, options: &[(&str, T)], ck: &mut Che
 /// Largest receiver clock offset accepted, seconds (either sign).
 const MAX_CLOCK_OFFSET_S: f64 = 1e6;
 
-fn line_of(t: &mut Table, key: &str) -> Option<u32> {
-    t.node(key).and_then(|n| n.line)
+/// Every flow's defaults: the settings of `profile` (by default "ns2"), with `[transport]` over them.
+pub(super) fn defaults(top: &mut Table, ck: &mut Checker) -> TransportConfig {
+    // `profile` sets the transport defaults as a group; [transport] and [flows.transport] override keys.
+    let profile = match top.string("profile", ck).as_deref() {
+        None | Some("ns2") => Profile::Ns2,
+        Some("linux") => Profile::Linux,
+        Some(other) => {
+            let l = line_of(top, "profile");
+            ck.error(l, "profile", format!("unknown profile \"{other}\"; expected \"ns2\" or \"linux\""));
+            Profile::Ns2
+        }
+    };
+    let profile_defaults = TransportConfig::for_profile(profile);
+    match top.node("transport") {
+        Some(n) => transport(n, "transport", &profile_defaults, ck),
+        None => profile_defaults,
+    }
 }
 
 /// The settings at `path`, starting from `base` (the defaults, or the top-level table for a flow's own).
-pub fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker) -> TransportConfig {
+pub(super) fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker) -> TransportConfig {
     let mut c = base.clone();
     let Some(mut t) = Table::new(n, path, ck) else {
         return c;
     };
-    if let Some(v) = t.duration("min_rto", ck) {
-        c.min_rto = v;
-    }
-    if let Some(v) = t.duration("max_rto", ck) {
-        c.max_rto = v;
-    }
-    if let Some(v) = t.duration("initial_rto", ck) {
-        c.initial_rto = v;
-    }
-    for (k, v) in [("min_rto", c.min_rto), ("initial_rto", c.initial_rto), ("max_rto", c.max_rto)] {
-        if t.has(k) && v == 0 {
-            let l = line_of(&mut t, k);
-            ck.error(l, &t.key_path(k), "must be greater than zero");
-        }
-    }
-    if c.min_rto > c.max_rto {
-        // Name the key this table sets (a flow may override only one of the two).
-        let (key, msg) = if t.has("max_rto") {
-            ("max_rto", format!("must not be below min_rto ({} s)", secs(c.min_rto)))
-        } else {
-            ("min_rto", format!("must not be above max_rto ({} s)", secs(c.max_rto)))
-        };
-        let l = line_of(&mut t, key);
-        ck.error(l, &t.key_path(key), msg);
-    }
+    rto_bounds(&mut t, &mut c, ck);
     if let Some(v) = t.boolean("delayed_ack", ck) {
         c.delayed_ack = v;
     }
@@ -157,4 +149,33 @@ pub fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut Checker)
     }
     t.finish(ck, TRANSPORT_KEYS);
     c
+}
+
+/// `min_rto`, `max_rto` and `initial_rto`: each above zero, and min_rto at most max_rto.
+fn rto_bounds(t: &mut Table, c: &mut TransportConfig, ck: &mut Checker) {
+    if let Some(v) = t.duration("min_rto", ck) {
+        c.min_rto = v;
+    }
+    if let Some(v) = t.duration("max_rto", ck) {
+        c.max_rto = v;
+    }
+    if let Some(v) = t.duration("initial_rto", ck) {
+        c.initial_rto = v;
+    }
+    for (k, v) in [("min_rto", c.min_rto), ("initial_rto", c.initial_rto), ("max_rto", c.max_rto)] {
+        if t.has(k) && v == 0 {
+            let l = line_of(t, k);
+            ck.error(l, &t.key_path(k), "must be greater than zero");
+        }
+    }
+    if c.min_rto > c.max_rto {
+        // Name the key this table sets (a flow may override only one of the two).
+        let (key, msg) = if t.has("max_rto") {
+            ("max_rto", format!("must not be below min_rto ({} s)", secs(c.min_rto)))
+        } else {
+            ("min_rto", format!("must not be above max_rto ({} s)", secs(c.max_rto)))
+        };
+        let l = line_of(t, key);
+        ck.error(l, &t.key_path(key), msg);
+    }
 }
