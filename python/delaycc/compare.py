@@ -10,7 +10,7 @@ from typing import Any
 
 from . import api
 from .emulate import emulate
-from .output import atomic_write
+from .files import atomic_write_text
 from .result import Result
 
 THROUGHPUT_TOLERANCE = 0.10
@@ -150,5 +150,5 @@ def compare(path: str | Path, out: str | Path | None = None, *, figures: bool = 
     if out is not None:
         sim.save(Path(out) / "sim", figures=figures)
         text = json.dumps(c.as_dict(), indent=2, allow_nan=False) + "\n"
-        atomic_write(Path(out) / "compare.json", lambda tmp: tmp.write_text(text))
+        atomic_write_text(Path(out) / "compare.json", text)
     return c

@@ -4,24 +4,13 @@ summary.json is written last, so a directory with a summary.json is always compl
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .files import atomic_write, atomic_write_text
+
 if TYPE_CHECKING:
     from .result import Result
-
-
-def atomic_write(path: Path, write: Callable[[Path], object]) -> None:
-    """Calls ``write(tmp)`` and renames tmp to path; on failure the temporary file is removed."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def summary_text(summary: dict[str, Any]) -> str:
@@ -48,10 +37,5 @@ def write_outputs(result: Result, out: Path, figures: bool = True) -> Path:
         from .plots import write_figures
 
         write_figures(result, out / "figures")
-    text = summary_text(result.summary)
-
-    def write_summary(p: Path) -> None:
-        p.write_text(text)
-
-    atomic_write(summary_path, write_summary)
+    atomic_write_text(summary_path, summary_text(result.summary))
     return out

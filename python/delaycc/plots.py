@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from .output import atomic_write
+from .files import atomic_write
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import api
+from ..files import atomic_write_text
 from ..ns2 import results, runner, scenario
 from ..ns2.locate import locate
-from ..output import atomic_write
 from ..result import Result
 from . import figures
 from .compare import Comparison, diff
@@ -81,7 +81,7 @@ def crosscheck(
         ref.save(out_dir / "ns2", figures=figures_too)
         if figures_too:
             figures.write(sim, ref, out_dir / "figures")
-        atomic_write(out_dir / "comparison.csv", lambda p: p.write_text(c.csv_text()))
-        atomic_write(out_dir / "comparison.txt", lambda p: p.write_text(c.table() + "\n"))
-        atomic_write(out_dir / "comparison.json", lambda p: p.write_text(c.json_text()))
+        atomic_write_text(out_dir / "comparison.csv", c.csv_text())
+        atomic_write_text(out_dir / "comparison.txt", c.table() + "\n")
+        atomic_write_text(out_dir / "comparison.json", c.json_text())
     return Crosscheck(sim, ref, c, raw.wall_s, raw.translate_s + parse_s)

@@ -11,7 +11,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..output import atomic_write
+from ..files import atomic_write
 from ..result import Result
 
 SMOOTH_S = 0.5

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..files import atomic_write_text
 from ..ns2 import scenario
-from ..output import atomic_write
 from . import compare
 
 DEFAULT_MANIFEST = Path("scenarios/crosscheck/suite.toml")
@@ -200,7 +200,5 @@ def write(results: list[CaseResult], out: Path) -> None:
         for r in results
     ]
     text = table(results) + "\n"
-    atomic_write(out / "suite.txt", lambda p: p.write_text(text))
-    atomic_write(
-        out / "suite.json", lambda p: p.write_text(json.dumps(rows, indent=2, allow_nan=False) + "\n")
-    )
+    atomic_write_text(out / "suite.txt", text)
+    atomic_write_text(out / "suite.json", json.dumps(rows, indent=2, allow_nan=False) + "\n")

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..output import atomic_write
+from ..files import atomic_write_text
 from . import p000, p001, p002, p003, p004, report
 from . import referee as referee_mod
 from .model import Experiment, RunResult, RunSet
@@ -99,7 +99,7 @@ def reproduce(
             + "); a claim has an ns-2 verdict when it rests on ns-2's runs alone (docs/crosscheck.md)."
         )
     report.write(sections, out, header, referee=binary is not None)
-    atomic_write(out / "runs.json", lambda p: p.write_text(json.dumps(summaries, indent=1, default=str)))
+    atomic_write_text(out / "runs.json", json.dumps(summaries, indent=1, default=str))
     return out / "report.html"
 
 

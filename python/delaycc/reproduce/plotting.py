@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..output import atomic_write
+from ..files import atomic_write
 
 
 def smooth(values: np.ndarray, times: np.ndarray, seconds: float) -> np.ndarray:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..output import atomic_write
+from ..files import atomic_write, atomic_write_text
 from .execute import execute, load_record, pending
 from .points import Point, expand
 from .rows import keep
@@ -82,7 +82,7 @@ def sweep(
             "points": len(points),
             "skipped": done_already,
         }
-        atomic_write(out / "sweep.json", lambda p: p.write_text(json.dumps(meta, indent=1, default=str)))
+        atomic_write_text(out / "sweep.json", json.dumps(meta, indent=1, default=str))
     return df
 
 

@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from ..output import atomic_write
+from ..files import atomic_write
 
 
 def resolve(df: pd.DataFrame, name: str) -> str:
