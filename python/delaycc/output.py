@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .files import atomic_write, atomic_write_text
-
-if TYPE_CHECKING:
-    from .result import Result
+from .result_like import ResultLike
 
 
 def summary_text(summary: dict[str, Any]) -> str:
     return json.dumps(summary, indent=2, sort_keys=True, allow_nan=False) + "\n"
 
 
-def write_outputs(result: Result, out: Path, figures: bool = True) -> Path:
+def write_outputs(result: ResultLike, out: Path, figures: bool = True) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     summary_path = out / "summary.json"
     # A stale summary from an earlier run must not make a half-rewritten directory look complete.
@@ -34,6 +32,7 @@ def write_outputs(result: Result, out: Path, figures: bool = True) -> Path:
     else:
         atomic_write(out / "timeseries.parquet", lambda p: ts.to_parquet(p, index=False))
     if figures:
+        # Imported here: matplotlib takes a while to import, and most runs draw no figures.
         from .plots import write_figures
 
         write_figures(result, out / "figures")

@@ -12,15 +12,14 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from .files import atomic_write
+from .result_like import ResultLike
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .result import Result
 
-
-def _flow_ids(result: Result) -> list[str]:
+def _flow_ids(result: ResultLike) -> list[str]:
     return [f["id"] for f in result.summary["flows"]]
 
 
@@ -38,7 +37,7 @@ def _axes(title: str, ylabel: str) -> tuple[Figure, Axes]:
     return fig, ax
 
 
-def write_figures(result: Result, out: Path) -> list[Path]:
+def write_figures(result: ResultLike, out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     name = result.summary.get("scenario", "")
     written: list[Path] = []
