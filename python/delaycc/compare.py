@@ -3,7 +3,6 @@ throughput, mean RTT and mean window, per link direction the mean queue, with re
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from . import api
 from .emulate import emulate
 from .files import atomic_write_text
+from .output.jsontext import json_text
 from .result import Result
 
 THROUGHPUT_TOLERANCE = 0.10
@@ -149,6 +149,5 @@ def compare(path: str | Path, out: str | Path | None = None, *, figures: bool = 
     c = diff(sim, kernel)
     if out is not None:
         sim.save(Path(out) / "sim", figures=figures)
-        text = json.dumps(c.as_dict(), indent=2, allow_nan=False) + "\n"
-        atomic_write_text(Path(out) / "compare.json", text)
+        atomic_write_text(Path(out) / "compare.json", json_text(c.as_dict()))
     return c

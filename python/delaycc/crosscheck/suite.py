@@ -4,7 +4,6 @@ tolerances its manifest entry states, into one table. A case that needs the FAST
 
 from __future__ import annotations
 
-import json
 import os
 import tomllib
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from typing import Any
 
 from ..files import atomic_write_text
 from ..ns2 import scenario
+from ..output.jsontext import json_text
 from . import compare
 
 DEFAULT_MANIFEST = Path("scenarios/crosscheck/suite.toml")
@@ -201,4 +201,4 @@ def write(results: list[CaseResult], out: Path) -> None:
     ]
     text = table(results) + "\n"
     atomic_write_text(out / "suite.txt", text)
-    atomic_write_text(out / "suite.json", json.dumps(rows, indent=2, allow_nan=False) + "\n")
+    atomic_write_text(out / "suite.json", json_text(rows))
