@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from .. import api
-from ..emulate.units import duration_s
 from ..keypath import set_path
 from ..result import Result
+from ..units import duration_s
 from .model import KEPT_FLOW_METRICS, KEPT_LINK_METRICS, Experiment, RunKey, RunResult
 
 
