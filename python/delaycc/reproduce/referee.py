@@ -30,6 +30,7 @@ from ..ns2 import Ns2Error, Ns2Unsupported, results, runner
 from ..ns2.agents import AGENTS
 from ..ns2.locate import Ns2, locate
 from ..ns2.scenario import from_doc
+from ..plots.panels import finish, panels
 from .model import (
     NOT_COMPARABLE,
     Claim,
@@ -38,7 +39,6 @@ from .model import (
     RunResult,
     RunSet,
 )
-from .plotting import finish, panels
 from .runs import kept, scenario_for
 
 T = TypeVar("T")
