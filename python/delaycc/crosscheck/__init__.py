@@ -13,8 +13,8 @@ from .. import api
 from ..files import atomic_write_text
 from ..ns2 import results, runner, scenario
 from ..ns2.locate import locate
+from ..plots.overlay import write_overlays
 from ..result import Result
-from . import figures
 from .compare import Comparison, diff
 
 __all__ = ["Comparison", "Crosscheck", "crosscheck"]
@@ -80,7 +80,7 @@ def crosscheck(
     if out_dir is not None:
         ref.save(out_dir / "ns2", figures=figures_too)
         if figures_too:
-            figures.write(sim, ref, out_dir / "figures")
+            write_overlays(sim, ref, out_dir / "figures", ("delaycc", "ns-2"))
         atomic_write_text(out_dir / "comparison.csv", c.csv_text())
         atomic_write_text(out_dir / "comparison.txt", c.table() + "\n")
         atomic_write_text(out_dir / "comparison.json", c.json_text())
