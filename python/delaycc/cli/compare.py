@@ -10,7 +10,7 @@ from .common import Subparsers, kernel_guard
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from ..compare import compare
+    from ..emulate.compare import compare
 
     c = compare(args.file, args.out)
     print(json.dumps(c.as_dict(), indent=2) if args.json else c.table())

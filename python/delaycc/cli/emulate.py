@@ -10,8 +10,8 @@ from .common import Subparsers, kernel_guard
 
 
 def cmd_emulate(args: argparse.Namespace) -> int:
-    from ..compare import disturbed_warning
     from ..emulate import emulate
+    from ..emulate.fidelity import disturbed_warning
     from ..table import summary_table
 
     result = emulate(args.file, args.out, figures=not args.no_figures)
