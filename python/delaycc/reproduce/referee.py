@@ -31,6 +31,7 @@ from ..ns2.agents import AGENTS
 from ..ns2.locate import Ns2, locate
 from ..ns2.scenario import from_doc
 from ..plots.panels import finish, panels
+from .catalogue import EXPERIMENTS
 from .model import (
     NOT_COMPARABLE,
     Claim,
@@ -79,8 +80,6 @@ def plan(exp: Experiment, keys: list[RunKey], root: Path, binary: Ns2) -> tuple[
 
 
 def run_one(job: Ns2Job) -> RunResult:
-    from . import EXPERIMENTS
-
     exp = EXPERIMENTS[job.key.experiment]
     doc = scenario_for(exp, job.key, Path(job.root))
     s, differences = from_doc(doc, str(exp.scenario), {})
