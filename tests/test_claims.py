@@ -23,7 +23,8 @@ from delaycc.reproduce.model import (
     Claim,
     RunSet,
 )
-from delaycc.reproduce.runs import keys_for, run_all
+from delaycc.reproduce.pool import run_all
+from delaycc.reproduce.runs import keys_for
 
 from conftest import ROOT
 

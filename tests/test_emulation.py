@@ -25,8 +25,8 @@ from kernel_support import (
 )
 
 import delaycc
-from delaycc.compare import RTT_TOLERANCE, THROUGHPUT_TOLERANCE, diff
 from delaycc.emulate import emulate
+from delaycc.emulate.compare import RTT_TOLERANCE, THROUGHPUT_TOLERANCE, diff
 from delaycc.result import Result
 
 pytestmark = requires_root

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .result import Result
+from .result import Result
 
 
 class ScenarioError(ValueError):

@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .output import write_outputs
+
 
 class Result:
     """What ``delaycc.run`` returns.
@@ -104,8 +106,6 @@ class Result:
 
     def save(self, out_dir: str | Path, figures: bool = True) -> Path:
         """Writes summary.json, timeseries.csv/.parquet and figures/*.png into ``out_dir``."""
-        from .output import write_outputs
-
         return write_outputs(self, Path(out_dir), figures=figures)
 
     def __repr__(self) -> str:

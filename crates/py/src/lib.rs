@@ -6,7 +6,7 @@ use delaycc_sim::cc::registry_json;
 use delaycc_sim::{scenario, Scenario};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -166,6 +166,69 @@ fn parse_size(text: &str) -> PyResult<u64> {
     Ok(v as u64)
 }
 
+/// A scenario value with a unit, as the scenario checker reads it: a string such as "20ms", or a bare
+/// number (seconds, bits per second, bytes). Integers and floats go the checker's way (as_duration,
+/// with_unit in scenario/check.rs); anything else is refused with the checker's wording.
+enum UnitValue {
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+fn unit_value(value: &Bound<'_, PyAny>, what: &str) -> PyResult<UnitValue> {
+    let refuse = |kind: &str| pyo3::exceptions::PyValueError::new_err(format!("must be {what}, not {kind}"));
+    if value.is_instance_of::<PyString>() {
+        Ok(UnitValue::Text(value.extract()?))
+    } else if value.is_instance_of::<PyBool>() {
+        Err(refuse("boolean"))
+    } else if value.is_instance_of::<PyInt>() {
+        value.extract().map(UnitValue::Int).map_err(|_| refuse("an integer out of 64-bit range"))
+    } else if value.is_instance_of::<PyFloat>() {
+        Ok(UnitValue::Float(value.extract()?))
+    } else {
+        Err(refuse(&value.get_type().name()?.to_string()))
+    }
+}
+
+/// A rate or size through its parser, numbers spelled as the checker spells them before parsing.
+fn with_unit(value: UnitValue, parse: fn(&str) -> Result<f64, String>) -> PyResult<f64> {
+    match value {
+        UnitValue::Int(i) => parse(&i.to_string()),
+        UnitValue::Float(f) if f.is_finite() => parse(&format!("{f:e}")),
+        UnitValue::Float(_) => Err("must be a finite number".into()),
+        UnitValue::Text(s) => parse(&s),
+    }
+    .map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
+/// Seconds in a scenario duration ("20ms", or a number of seconds), rounded to the engine's nanoseconds;
+/// ValueError with the engine's one-line reason.
+#[pyfunction]
+fn parse_duration(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let ns = match unit_value(value, "a duration such as '20ms'")? {
+        UnitValue::Int(i) => delaycc_sim::units::duration_from_secs(i as f64),
+        UnitValue::Float(f) => delaycc_sim::units::duration_from_secs(f),
+        UnitValue::Text(s) => delaycc_sim::units::duration_from_str(&s),
+    }
+    .map_err(pyo3::exceptions::PyValueError::new_err)?;
+    Ok(delaycc_sim::time::secs(ns))
+}
+
+/// Bits per second in a scenario rate ("100Mbps", or a number of bits per second); ValueError with the
+/// engine's one-line reason.
+#[pyfunction]
+fn parse_rate(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    with_unit(unit_value(value, "a rate such as '100Mbps'")?, delaycc_sim::units::rate_from_str)
+}
+
+/// Bytes in a scenario size ("64KiB", or a number of bytes) as the engine reads it, fractions and zero
+/// included (`parse_size` is the stricter reading of a memory budget); ValueError with the engine's
+/// one-line reason.
+#[pyfunction]
+fn parse_bytes(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    with_unit(unit_value(value, "a size such as '1500B'")?, delaycc_sim::units::size_from_str)
+}
+
 /// The memory budget of a run without `max_memory`, in bytes: half the machine's (or its cgroup's) memory.
 #[pyfunction]
 fn default_max_memory() -> u64 {
@@ -229,6 +292,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
     m.add_function(wrap_pyfunction!(transports_json, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_duration, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_rate, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(default_max_memory, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..output import jsontext
 from ..result import Result
 from . import metrics
 
@@ -124,7 +124,7 @@ class Comparison:
         }
 
     def json_text(self) -> str:
-        return json.dumps(self.as_dict(), indent=2, allow_nan=False) + "\n"
+        return jsontext.json_text(self.as_dict())
 
     def csv_text(self) -> str:
         buf = io.StringIO()

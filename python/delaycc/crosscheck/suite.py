@@ -4,7 +4,6 @@ tolerances its manifest entry states, into one table. A case that needs the FAST
 
 from __future__ import annotations
 
-import json
 import os
 import tomllib
 from collections.abc import Callable
@@ -13,9 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..ns2 import scenario
-from ..output import atomic_write
+from ..errors import ScenarioError
+from ..files import atomic_write_text
+from ..ns2 import Ns2Error, Ns2Unsupported, locate, scenario
+from ..output.jsontext import json_text
 from . import compare
+from .run import crosscheck
 
 DEFAULT_MANIFEST = Path("scenarios/crosscheck/suite.toml")
 AGREE, DIFFER, NOT_RUN, ERROR = "agree", "differ", "not run", "error"
@@ -93,10 +95,6 @@ def needs_fast(case: Case) -> bool:
 
 
 def run_case(case: Case, out: Path, ns2: str | None, timeout_s: float) -> CaseResult:
-    from ..errors import ScenarioError
-    from ..ns2 import Ns2Error, Ns2Unsupported, locate
-    from . import crosscheck
-
     try:
         if needs_fast(case) and not locate(ns2).has_fast:
             return CaseResult(case, NOT_RUN, "not run: ns-2 without Agent/TCP/Fast")
@@ -200,7 +198,5 @@ def write(results: list[CaseResult], out: Path) -> None:
         for r in results
     ]
     text = table(results) + "\n"
-    atomic_write(out / "suite.txt", lambda p: p.write_text(text))
-    atomic_write(
-        out / "suite.json", lambda p: p.write_text(json.dumps(rows, indent=2, allow_nan=False) + "\n")
-    )
+    atomic_write_text(out / "suite.txt", text)
+    atomic_write_text(out / "suite.json", json_text(rows))

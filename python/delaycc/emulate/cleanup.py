@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType, TracebackType
 
+from ..files import atomic_write_text
 from ..kernel import loader
 from ..kernel.errors import KernelError
 from ..kernel.shell import run
@@ -95,7 +96,8 @@ def _pid_of(name: str) -> int | None:
 def record_loaded(algorithms: list[str]) -> Path:
     STATE_DIR.mkdir(parents=True, exist_ok=True)
     path = STATE_DIR / str(os.getpid())
-    path.write_text(json.dumps(algorithms))
+    # Whole or absent: a later run reads it (as JSON) once this process is gone, however it ended.
+    atomic_write_text(path, json.dumps(algorithms))
     return path
 
 

@@ -156,3 +156,12 @@ def assess(steal: float | None, late: list[Lateness], worst_steal: float | None 
     report["disturbed"] = bool(reasons)
     report["disturbances"] = reasons
     return report
+
+
+def disturbed_warning(fidelity: dict[str, Any]) -> str:
+    """One line for a run whose `emulation.fidelity` is disturbed, saying by what."""
+    return (
+        "warning: this machine disturbed the emulation's timing ("
+        + "; ".join(fidelity["disturbances"])
+        + "): the kernel side's delays and rates are unreliable (docs/kernel.md, timing fidelity)"
+    )

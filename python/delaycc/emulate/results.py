@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
+from .._core import __version__
 from ..result import Result
 from ..summary_rules import finite, jain
 from . import fidelity, samples

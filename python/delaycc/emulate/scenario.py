@@ -9,9 +9,9 @@ from typing import Any
 
 from .. import api
 from ..kernel.algorithms import KERNEL_ALGORITHMS, KERNEL_BEHAVIOUR, default_params
+from ..units import duration_s, rate_bps, size_bytes
 from .errors import EmulationUnsupported
 from .model import Direction, Flow, Link, Scenario
-from .units import duration_s, rate_bps, size_bytes
 
 MIN_SAMPLE_INTERVAL_S = 0.05
 """Sampling every process each 50 ms keeps the harness's own CPU use small next to the delay line."""

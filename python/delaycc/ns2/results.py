@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import __version__
+from .._core import __version__
 from ..result import Result
 from ..summary_rules import finite, jain
 from .locate import Ns2

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files import atomic_write_text
 from .errors import Ns2Error
 from .locate import Ns2
 from .model import Scenario
@@ -93,7 +94,7 @@ def _first_arrival(trace: Path, flow: int, seqno: int) -> int | None:
 def _run_script(ns2: Ns2, s: Scenario, raw_dir: Path, script: str, timeout_s: float) -> float:
     for name in (*RAW_FILES, "done"):
         (raw_dir / name).unlink(missing_ok=True)
-    (raw_dir / "scenario.tcl").write_text(script)
+    atomic_write_text(raw_dir / "scenario.tcl", script)
     t1 = time.perf_counter()
     with open(raw_dir / "stdout.txt", "w") as out, open(raw_dir / "stderr.txt", "w") as err:
         try:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import api
-from ..emulate.units import duration_s, rate_bps, size_bytes
+from ..units import duration_s, rate_bps, size_bytes
 from .agents import AGENT_CHOICES, AGENTS, SACK_AGENT
 from .errors import Ns2Unsupported
 from .model import Direction, Flow, LinkChange, Reroute, Scenario, Traffic, Transport

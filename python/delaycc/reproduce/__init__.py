@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from pathlib import Path
 
-from ..output import atomic_write
-from . import p000, p001, p002, p003, p004, report
+from ..files import atomic_write_text
 from . import referee as referee_mod
-from .model import Experiment, RunResult, RunSet
-from .runs import keys_for, run_all
-
-EXPERIMENTS: dict[str, Experiment] = {e.id: e for m in (p000, p001, p002, p003, p004) for e in m.EXPERIMENTS}
-PAPERS = sorted({e.paper for e in EXPERIMENTS.values()})
-# A quick subset for `make demo`: one experiment of each paper, the quick ones, with ensembles of two runs
-# (enough to show the spread and the runs held, and `make demo` takes no longer than with one run each).
-DEMO = ("vfast-I", "rttbased-simple", "rttbased-parkinglot", "emfast-single", "alt-asym-k")
-DEMO_ENSEMBLE = 2
-
-
-def select(target: str) -> list[Experiment]:
-    """'all', 'demo', a paper tag (P000..P004) or an experiment id."""
-    if target == "all":
-        return list(EXPERIMENTS.values())
-    if target == "demo":
-        return [dataclasses.replace(EXPERIMENTS[i], seeds=EXPERIMENTS[i].seeds[:DEMO_ENSEMBLE]) for i in DEMO]
-    if target.upper() in PAPERS:
-        return [e for e in EXPERIMENTS.values() if e.paper == target.upper()]
-    if target in EXPERIMENTS:
-        return [EXPERIMENTS[target]]
-    known = ", ".join(["all", "demo", *PAPERS, *EXPERIMENTS])
-    raise ValueError(f"unknown experiment or paper '{target}'; choose one of: {known}")
+from . import report
+from .catalogue import DEMO, EXPERIMENTS, PAPERS, select
+from .model import RunResult, RunSet
+from .pool import run_all
+from .runs import keys_for
 
 
 def reproduce(
@@ -99,7 +79,7 @@ def reproduce(
             + "); a claim has an ns-2 verdict when it rests on ns-2's runs alone (docs/crosscheck.md)."
         )
     report.write(sections, out, header, referee=binary is not None)
-    atomic_write(out / "runs.json", lambda p: p.write_text(json.dumps(summaries, indent=1, default=str)))
+    atomic_write_text(out / "runs.json", json.dumps(summaries, indent=1, default=str))
     return out / "report.html"
 
 
@@ -111,3 +91,6 @@ def _row(r: RunResult) -> dict[str, object]:
         "seed": r.key.seed,
         "summary": r.summary,
     }
+
+
+__all__ = ["DEMO", "EXPERIMENTS", "PAPERS", "reproduce", "select"]

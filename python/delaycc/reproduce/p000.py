@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..plots.panels import finish, panels
+from ..plots.smooth import rolling_mean
 from .claims import both, bound, label, near, order
 from .criteria import LOG, Bound, Near, Order, Stats, stats
 from .model import (
@@ -31,7 +33,6 @@ from .model import (
     RunSet,
     Table,
 )
-from .plotting import finish, panels, smooth
 
 SCENARIOS = Path("scenarios/papers")
 ALGS = ("fast", "vfast")
@@ -89,7 +90,9 @@ def _rates_queue_rtt(rs: RunSet, out: Path, queue_links: list[str], rtt_flow: st
     for ax, alg in zip(axes, ALGS, strict=False):
         r = rs.seeds(alg)[0]
         for f in exp.flows:
-            ax.plot(r.times, smooth(r.s("flow", f, "rate_bps"), r.times, 1.0) / 1e6, label=f, linewidth=1)
+            ax.plot(
+                r.times, rolling_mean(r.s("flow", f, "rate_bps"), r.times, 1.0) / 1e6, label=f, linewidth=1
+            )
         ax.set_ylabel(f"{alg} rate (Mb/s)")
     for alg in ALGS:
         r = rs.seeds(alg)[0]

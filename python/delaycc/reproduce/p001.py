@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ..plots.panels import finish, panels
 from .claims import both, bound, near, order
 from .criteria import ONE_MINUS, POINTS, Bound, Near, Order, Stats, stats
 from .model import Claim, Experiment, RunResult, RunSet, Table
-from .plotting import finish, panels
 
 SCENARIOS = Path("scenarios/papers")
 ALGS = ("rttbased", "vegas")

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..plots.panels import finish, panels
+from ..plots.smooth import rolling_mean
 from .claims import both, bound, label, order
 from .criteria import Bound, Order, stats
 from .model import BY_CONSTRUCTION, SETUP, Claim, Experiment, RunResult, RunSet
-from .plotting import finish, panels, smooth
 
 SCENARIOS = Path("scenarios/papers")
 ALGS = ("fast", "rrfast")
@@ -68,10 +69,12 @@ def _figures(rs: RunSet, out: Path) -> list[Path]:
         axes[1].plot(r.times, r.s("flow", "f1", "cwnd_pkts"), label=alg, linewidth=1)
         axes[2].plot(r.times, r.s("flow", "f1", "base_rtt_s") * 1e3, label=alg, linewidth=1)
         axes[3].plot(
-            r.times, smooth(r.s("flow", "f1", "rate_bps"), r.times, 1.0) / 1e6, label=alg, linewidth=1
+            r.times, rolling_mean(r.s("flow", "f1", "rate_bps"), r.times, 1.0) / 1e6, label=alg, linewidth=1
         )
         axes[4].plot(
-            r.times, smooth(r.s("link", "bottleneck:a->b", "throughput_bps"), r.times, 1.0) / 1e6, label=alg
+            r.times,
+            rolling_mean(r.s("link", "bottleneck:a->b", "throughput_bps"), r.times, 1.0) / 1e6,
+            label=alg,
         )
     for ax, name in zip(
         axes, ["RTT (ms)", "cwnd (pkts)", "baseRTT (ms)", "f1 rate (Mb/s)", "bottleneck (Mb/s)"], strict=True

@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 
 from .. import api
+from ..plots.panels import finish, panels
 from .claims import both, bound, label, near, order
 from .criteria import ONE_MINUS, POINTS, Bound, Near, Order, Stats, stats
 from .model import BY_CONSTRUCTION, ENSEMBLE_SEEDS, SETUP, Claim, Experiment, RunKey, RunResult, RunSet, Table
-from .plotting import finish, panels
 from .runs import vary_generator
 
 SCENARIOS = Path("scenarios/papers")

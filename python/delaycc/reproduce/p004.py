@@ -14,10 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..plots.panels import finish, panels
+from ..plots.smooth import rolling_mean
 from .claims import both, bound, label, near, order
 from .criteria import LOG, POINTS, Bound, Near, Order, Stats, stats
 from .model import BY_CONSTRUCTION, SETUP, Claim, Experiment, RunResult, RunSet, Sweep, Table
-from .plotting import finish, panels, smooth
 
 SCENARIOS = Path("scenarios/papers")
 ALGS = ("vegas", "vegas-alt", "fast", "fast-alt")
@@ -500,7 +501,7 @@ def _figure_k(rs: RunSet, out: Path) -> list[Path]:
     for alg in ALGS:
         r = rs.seeds(alg, 4)[0]
         axes[0].plot(
-            r.times, smooth(r.s("flow", "f1", "rate_bps"), r.times, 2.0) / 1e6, label=alg, linewidth=1
+            r.times, rolling_mean(r.s("flow", "f1", "rate_bps"), r.times, 2.0) / 1e6, label=alg, linewidth=1
         )
     axes[0].set_ylabel("Mb/s (k = 4)")
     path = finish(fig, axes[:1], "time (s)", out / "alt-asym-k-time.png")

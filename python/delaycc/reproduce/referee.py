@@ -30,6 +30,8 @@ from ..ns2 import Ns2Error, Ns2Unsupported, results, runner
 from ..ns2.agents import AGENTS
 from ..ns2.locate import Ns2, locate
 from ..ns2.scenario import from_doc
+from ..plots.panels import finish, panels
+from .catalogue import EXPERIMENTS
 from .model import (
     NOT_COMPARABLE,
     Claim,
@@ -38,7 +40,6 @@ from .model import (
     RunResult,
     RunSet,
 )
-from .plotting import finish, panels
 from .runs import kept, scenario_for
 
 T = TypeVar("T")
@@ -79,8 +80,6 @@ def plan(exp: Experiment, keys: list[RunKey], root: Path, binary: Ns2) -> tuple[
 
 
 def run_one(job: Ns2Job) -> RunResult:
-    from . import EXPERIMENTS
-
     exp = EXPERIMENTS[job.key.experiment]
     doc = scenario_for(exp, job.key, Path(job.root))
     s, differences = from_doc(doc, str(exp.scenario), {})

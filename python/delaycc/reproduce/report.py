@@ -7,7 +7,7 @@ import html
 from collections import Counter
 from pathlib import Path
 
-from ..output import atomic_write
+from ..files import atomic_write_text
 from .model import BY_CONSTRUCTION, NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, SETUP, Claim, Table
 
 STYLE = (
@@ -177,6 +177,6 @@ def write(sections: list[Section], out: Path, header: str, referee: bool = False
     md, page = out / "report.md", out / "report.html"
     text_md = markdown(sections, out, header, referee)
     text_html = html_page(sections, header, referee)
-    atomic_write(md, lambda p: p.write_text(text_md))
-    atomic_write(page, lambda p: p.write_text(text_html))
+    atomic_write_text(md, text_md)
+    atomic_write_text(page, text_html)
     return md, page

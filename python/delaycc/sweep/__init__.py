@@ -13,7 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from ..output import atomic_write
+from ..files import atomic_write_text
+from ..output.tables import write_parquet
 from .execute import execute, load_record, pending
 from .points import Point, expand
 from .rows import keep
@@ -74,7 +75,7 @@ def sweep(
     finally:
         bar.close()
         df = table(points, out, spec.metrics)
-        atomic_write(out / "results.parquet", lambda p: df.to_parquet(p, index=False))
+        write_parquet(df, out / "results.parquet")
         meta = {
             "name": spec.name,
             "mode": spec.mode,
@@ -82,7 +83,7 @@ def sweep(
             "points": len(points),
             "skipped": done_already,
         }
-        atomic_write(out / "sweep.json", lambda p: p.write_text(json.dumps(meta, indent=1, default=str)))
+        atomic_write_text(out / "sweep.json", json.dumps(meta, indent=1, default=str))
     return df
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ScenarioError, SimulationError
-from ..output import atomic_write
+from ..files import atomic_write_text
 from .points import Point
 from .rows import flatten
 
@@ -70,7 +70,7 @@ def load_record(out: Path, run_id: str) -> dict[str, Any] | None:
 def save_record(out: Path, point: Point, rec: dict[str, Any]) -> None:
     rec = {**rec, "point": point.index, "axes": point.values}
     text = json.dumps(rec, sort_keys=True, default=str, allow_nan=True)
-    atomic_write(record_path(out, point.run_id), lambda p: p.write_text(text))
+    atomic_write_text(record_path(out, point.run_id), text)
 
 
 def pending(points: Iterable[Point], out: Path) -> list[Point]:

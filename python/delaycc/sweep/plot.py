@@ -1,16 +1,13 @@
-"""`delaycc plot-sweep DIR --x alpha --y throughput --hue algorithm`: the figure a researcher draws first."""
+"""`delaycc plot-sweep DIR --x alpha --y throughput --hue algorithm`: which columns of the sweep's table
+(results.parquet) the names mean and where the figure goes; plots/errorbars.py draws it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pandas as pd
 
-from ..output import atomic_write
+from ..plots.errorbars import mean_std
 
 
 def resolve(df: pd.DataFrame, name: str) -> str:
@@ -31,28 +28,15 @@ def resolve(df: pd.DataFrame, name: str) -> str:
 
 
 def plot_sweep(out: Path, x: str, y: str, hue: str | None = None) -> Path:
+    """The sweep's successful runs in ``out``: ``y`` against ``x`` (column names, or a part naming one
+    column), one line per ``hue``; written to ``out/figures/Y_vs_X.png``."""
     df = pd.read_parquet(out / "results.parquet")
     df = df[df["status"] == "ok"]
     if df.empty:
         raise ValueError(f"{out}: no successful runs to plot")
     xc, yc = resolve(df, x), resolve(df, y)
     hc = resolve(df, hue) if hue else None
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    groups = df.groupby(hc) if hc else [("all", df)]
-    for label, g in groups:
-        stats = g.groupby(xc)[yc].agg(["mean", "std", "count"]).reset_index().sort_values(xc)
-        err = stats["std"].fillna(0.0)
-        ax.errorbar(stats[xc], stats["mean"], yerr=err, marker="o", capsize=3, label=str(label))
-    ax.set_xlabel(xc)
-    ax.set_ylabel(f"{yc} (mean ± std over seeds)")
-    ax.grid(True, alpha=0.3)
-    if hc:
-        ax.legend(title=hc, fontsize="small")
-    path = out / "figures" / f"{_safe(yc)}_vs_{_safe(xc)}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, lambda p: fig.savefig(p, dpi=110, format="png"))
-    plt.close(fig)
-    return path
+    return mean_std(df, xc, yc, hc, out / "figures" / f"{_safe(yc)}_vs_{_safe(xc)}.png")
 
 
 def _safe(name: str) -> str:

@@ -10,10 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-EXIT_FAILURE = 1
-EXIT_INVALID = 2
+from .common import EXIT_FAILURE, EXIT_INVALID, Subparsers, add_ns2_option, print_errors
 
 
 def _agents(values: list[str] | None) -> dict[str, str]:
@@ -26,18 +24,8 @@ def _agents(values: list[str] | None) -> dict[str, str]:
     return out
 
 
-def _timeout(text: str) -> float:
-    try:
-        t = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 < t <= 86400:
-        raise argparse.ArgumentTypeError(f"{t:g} is not in (0, 86400] seconds")
-    return t
-
-
 def _one(args: argparse.Namespace) -> int:
-    from .crosscheck import crosscheck
+    from ..crosscheck import crosscheck
 
     x = crosscheck(
         args.file,
@@ -62,7 +50,7 @@ def _one(args: argparse.Namespace) -> int:
 def _suite(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from .crosscheck.suite import DEFAULT_MANIFEST, ERROR, run_suite, table
+    from ..crosscheck.suite import DEFAULT_MANIFEST, ERROR, run_suite, table
 
     manifest = Path(args.manifest) if args.manifest else DEFAULT_MANIFEST
     bar = tqdm(desc="crosscheck", unit="case", disable=args.quiet or not sys.stderr.isatty(), file=sys.stderr)
@@ -82,9 +70,9 @@ def _suite(args: argparse.Namespace) -> int:
     return EXIT_FAILURE if errors else 0
 
 
-def _guard(args: argparse.Namespace) -> int:
-    from .errors import ScenarioError
-    from .ns2 import Ns2Error, Ns2Unsupported
+def cmd_crosscheck(args: argparse.Namespace) -> int:
+    from ..errors import ScenarioError
+    from ..ns2 import Ns2Error, Ns2Unsupported
 
     if args.suite == bool(args.file):
         print("delaycc crosscheck: give a scenario FILE or --suite, not both or neither", file=sys.stderr)
@@ -102,8 +90,7 @@ def _guard(args: argparse.Namespace) -> int:
         print(f"delaycc crosscheck: {e}", file=sys.stderr)
         return EXIT_INVALID
     except (ScenarioError, Ns2Unsupported) as e:
-        for line in e.errors:
-            print(line, file=sys.stderr)
+        print_errors(e.errors)
         return EXIT_INVALID
     except Ns2Error as e:
         print(f"delaycc crosscheck: {e}", file=sys.stderr)
@@ -113,18 +100,7 @@ def _guard(args: argparse.Namespace) -> int:
         return EXIT_INVALID
 
 
-def add_ns2_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ns2", metavar="PATH", help="the ns-2 binary (default: $DELAYCC_NS2, else ns on PATH)")
-    p.add_argument(
-        "--ns2-timeout",
-        type=_timeout,
-        default=1800.0,
-        metavar="S",
-        help="stop ns-2 after S seconds (default 1800)",
-    )
-
-
-def add_commands(sub: Any) -> None:
+def add_parser(sub: Subparsers) -> None:
     x = sub.add_parser(
         "crosscheck", help="run a scenario (or the reference suite) in delaycc and ns-2, side by side"
     )
@@ -143,4 +119,4 @@ def add_commands(sub: Any) -> None:
     x.add_argument("--json", action="store_true", help="print comparison.json instead of the table")
     x.add_argument("--no-figures", action="store_true")
     x.add_argument("-q", "--quiet", action="store_true")
-    x.set_defaults(func=_guard)
+    x.set_defaults(func=cmd_crosscheck)

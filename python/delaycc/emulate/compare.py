@@ -1,17 +1,18 @@
-"""`delaycc compare`: the same scenario simulated and emulated on kernel TCP, side by side: per flow the
+"""A scenario simulated and emulated on kernel TCP, side by side (`delaycc compare`): per flow the
 throughput, mean RTT and mean window, per link direction the mean queue, with relative differences."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import api
-from .emulate import emulate
-from .output import atomic_write
-from .result import Result
+from .. import api
+from ..files import atomic_write_text
+from ..output.jsontext import json_text
+from ..result import Result
+from .fidelity import disturbed_warning
+from .run import emulate
 
 THROUGHPUT_TOLERANCE = 0.10
 RTT_TOLERANCE = 0.15
@@ -70,14 +71,6 @@ class Comparison:
         if self.fidelity.get("disturbed"):
             lines.append(disturbed_warning(self.fidelity))
         return "\n".join(lines)
-
-
-def disturbed_warning(fidelity: dict[str, Any]) -> str:
-    return (
-        "warning: this machine disturbed the emulation's timing ("
-        + "; ".join(fidelity["disturbances"])
-        + "): the kernel side's delays and rates are unreliable (docs/kernel.md, timing fidelity)"
-    )
 
 
 def _mbps(x: float | None) -> str:
@@ -149,6 +142,5 @@ def compare(path: str | Path, out: str | Path | None = None, *, figures: bool = 
     c = diff(sim, kernel)
     if out is not None:
         sim.save(Path(out) / "sim", figures=figures)
-        text = json.dumps(c.as_dict(), indent=2, allow_nan=False) + "\n"
-        atomic_write(Path(out) / "compare.json", lambda tmp: tmp.write_text(text))
+        atomic_write_text(Path(out) / "compare.json", json_text(c.as_dict()))
     return c

@@ -1,27 +1,18 @@
-"""Figure helpers shared by the per-paper modules: one line per algorithm (or flow), saved atomically."""
+"""Stacked panels sharing the time axis, one line per algorithm (or flow) in each: the papers' figures
+(reproduce/p00x.py choose what goes in each panel) and the referee's delaycc-vs-ns-2 windows."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-import numpy as np
-import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..output import atomic_write
+from .figure import save_png
 
-
-def smooth(values: np.ndarray, times: np.ndarray, seconds: float) -> np.ndarray:
-    if len(times) < 2 or seconds <= 0:
-        return values
-    window = max(1, round(seconds / float(times[1] - times[0])))
-    return pd.Series(values).rolling(window, min_periods=1).mean().to_numpy()
+DPI = 100
 
 
 def panels(n: int, title: str) -> tuple[Figure, list[Axes]]:
@@ -38,6 +29,4 @@ def finish(fig: Figure, axes: Sequence[Axes], xlabel: str, path: Path) -> Path:
     axes[-1].set_xlabel(xlabel)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, lambda p: fig.savefig(p, dpi=100, format="png"))
-    plt.close(fig)
-    return path
+    return save_png(fig, path, DPI)

@@ -1,15 +1,18 @@
-"""``make demo``: run every scenario in ``scenarios/`` (not the paper set), write results and print tables."""
+"""`delaycc demo` (``make demo``): run every scenario in ``scenarios/`` (not the paper set), write results and
+print tables."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
 
-from . import api
-from .errors import ScenarioError
-from .progress import sim_progress
-from .table import summary_table
+from .. import api
+from ..errors import ScenarioError
+from ..progress import sim_progress
+from ..table import summary_table
+from .common import Subparsers
 
 SCENARIO_DIR = Path("scenarios")
 
@@ -41,3 +44,14 @@ def run_demo(out: Path, quiet: bool = False, scenario_dir: Path = SCENARIO_DIR) 
     if not quiet:
         print(f"demo: {len(files)} scenarios in {time.perf_counter() - t0:.1f} s; results in {out}/")
     return status
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    return run_demo(Path(args.out), quiet=args.quiet)
+
+
+def add_parser(sub: Subparsers) -> None:
+    d = sub.add_parser("demo", help="run the demo scenarios and print a summary")
+    d.add_argument("--out", default="results")
+    d.add_argument("-q", "--quiet", action="store_true")
+    d.set_defaults(func=cmd_demo)

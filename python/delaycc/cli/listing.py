@@ -1,0 +1,43 @@
+"""`delaycc list algorithms`: every algorithm with its parameters, their defaults and where each default
+comes from (or the same as JSON)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .. import api
+from .common import Subparsers
+
+
+def _toml_value(v: object) -> str:
+    """A default as it would be written in a scenario file: whole numbers without a trailing .0."""
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    return repr(v)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    algs = api.algorithms()
+    if args.json:
+        print(json.dumps(algs, indent=2))
+        return 0
+    for a in algs:
+        print(f"{a['name']}: {a['description']}")
+        for p in a["params"]:
+            print(f"    {p['name']} = {_toml_value(p['default'])}  ({p['range']}) {p['description']}")
+            print(f"        default from: {p['source']}")
+        if not a["params"]:
+            print("    (no parameters)")
+    return 0
+
+
+def add_parser(sub: Subparsers) -> None:
+    ls = sub.add_parser("list", help="list algorithms with their parameters")
+    ls.add_argument("what", choices=["algorithms"])
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd_list)

@@ -1,0 +1,31 @@
+"""Every experiment of the papers (p000..p004), by id, and choosing them by target: all, demo, a paper or
+one experiment. Worker processes look experiments up here by id (experiments hold functions, which do not
+pickle)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from . import p000, p001, p002, p003, p004
+from .model import Experiment
+
+EXPERIMENTS: dict[str, Experiment] = {e.id: e for m in (p000, p001, p002, p003, p004) for e in m.EXPERIMENTS}
+PAPERS = sorted({e.paper for e in EXPERIMENTS.values()})
+# A quick subset for `make demo`: one experiment of each paper, the quick ones, with ensembles of two runs
+# (enough to show the spread and the runs held, and `make demo` takes no longer than with one run each).
+DEMO = ("vfast-I", "rttbased-simple", "rttbased-parkinglot", "emfast-single", "alt-asym-k")
+DEMO_ENSEMBLE = 2
+
+
+def select(target: str) -> list[Experiment]:
+    """'all', 'demo', a paper tag (P000..P004) or an experiment id."""
+    if target == "all":
+        return list(EXPERIMENTS.values())
+    if target == "demo":
+        return [dataclasses.replace(EXPERIMENTS[i], seeds=EXPERIMENTS[i].seeds[:DEMO_ENSEMBLE]) for i in DEMO]
+    if target.upper() in PAPERS:
+        return [e for e in EXPERIMENTS.values() if e.paper == target.upper()]
+    if target in EXPERIMENTS:
+        return [EXPERIMENTS[target]]
+    known = ", ".join(["all", "demo", *PAPERS, *EXPERIMENTS])
+    raise ValueError(f"unknown experiment or paper '{target}'; choose one of: {known}")
