@@ -4,6 +4,7 @@
 use super::recorder::link_dir_name;
 use crate::sim::{Outcome, Simulation};
 use crate::time::{secs, Time};
+use crate::transport::Flow;
 use serde_json::{json, Value};
 
 /// Jain's fairness index of the values, or None for an empty list or all zeros.
@@ -31,7 +32,7 @@ fn finite_or_null(x: f64) -> Value {
 
 /// Per-stream delivery of a multistream flow (empty for a single stream, where the flow's own fields say it).
 /// Goodput counts the messages delivered within the active time, like the flow's.
-fn stream_stats(fl: &crate::sim::Flow, active_s: f64) -> Value {
+fn stream_stats(fl: &Flow, active_s: f64) -> Value {
     if fl.app.n_streams() < 2 {
         return json!([]);
     }

@@ -1,15 +1,10 @@
 //! The simulation: builds the network from a validated scenario and runs the event loop.
 
 mod budget;
-mod flow;
 mod lazy_timer;
 use lazy_timer::Fired;
-mod source;
 
 pub use budget::{default_max_memory, Guard, Outcome, CHECK_EVERY};
-
-pub use flow::{ActiveWindow, Flow};
-pub use source::Source;
 
 use crate::cc::FlowContext;
 use crate::engine::{Event, EventQueue};
@@ -21,7 +16,7 @@ use crate::scenario::routes::Graph;
 use crate::time::Time;
 use crate::transport::receiver::Echo;
 use crate::transport::sack::SACK_BLOCK_BYTES;
-use crate::transport::{AckDecision, AckInput, Sender};
+use crate::transport::{AckDecision, AckInput, Flow, Sender, Source};
 
 /// Packet accounting over the whole network, for the conservation invariant.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
