@@ -1,8 +1,8 @@
 //! One-call entry point: run a validated scenario and collect its summary and time series.
 
-use crate::measure::{summary_json, Series, SeriesStore};
+use crate::measure::{Series, SeriesStore};
 use crate::model::Scenario;
-use crate::sim::{Outcome, PacketCounts, Simulation};
+use crate::sim::{summary_json, Outcome, PacketCounts, Simulation};
 use crate::time::Time;
 use std::time::Instant;
 

@@ -3,8 +3,8 @@
 
 mod invariants;
 
-use delaycc_sim::measure::summary_json;
 use delaycc_sim::scenario;
+use delaycc_sim::sim::summary_json;
 use delaycc_sim::{Outcome, Simulation};
 use serde_json::Value;
 use std::time::Duration;

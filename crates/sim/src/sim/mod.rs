@@ -3,8 +3,10 @@
 mod budget;
 mod lazy_timer;
 use lazy_timer::Fired;
+mod summary;
 
 pub use budget::{default_max_memory, Guard, Outcome, CHECK_EVERY};
+pub use summary::summary_json;
 
 use crate::cc::FlowContext;
 use crate::engine::{Event, EventQueue};

@@ -2,8 +2,8 @@
 //! what broke, so property tests can report it next to the scenario.
 #![allow(dead_code)]
 
-use delaycc_sim::measure::summary_json;
 use delaycc_sim::model::{Buffer, EventKind, Scenario};
+use delaycc_sim::sim::summary_json;
 use delaycc_sim::{Outcome, Simulation};
 use serde_json::Value;
 use std::time::{Duration, Instant};
