@@ -10,7 +10,6 @@ pub mod measure;
 pub mod model;
 pub mod net;
 pub mod rng;
-pub mod run;
 pub mod scenario;
 pub mod sim;
 pub mod time;
@@ -18,5 +17,4 @@ pub mod transport;
 pub mod units;
 
 pub use model::Scenario;
-pub use run::{run_scenario, RunResult};
-pub use sim::{Outcome, Simulation};
+pub use sim::{run_scenario, Outcome, RunResult, Simulation};

@@ -1,14 +1,16 @@
 //! The simulation: the network built from a validated scenario (`build.rs`), the event loop and its
-//! checkpoints (`budget.rs`), what each event does (`events.rs`), and the end-of-run summary
-//! (`summary.rs`).
+//! checkpoints (`budget.rs`), what each event does (`events.rs`), and what a run gives back (`result.rs`:
+//! `run_scenario`, `RunResult`; `summary.rs`: summary.json).
 
 mod budget;
 mod build;
 mod events;
 mod lazy_timer;
+mod result;
 mod summary;
 
 pub use budget::{default_max_memory, Guard, Outcome, CHECK_EVERY};
+pub use result::{run_scenario, RunResult};
 pub use summary::summary_json;
 
 use crate::engine::EventQueue;
