@@ -29,23 +29,26 @@ pub struct PacketCounts {
     pub in_flight: u64,
 }
 
+/// One run of a scenario: the network, its flows and sources, the event queue and the recorder. Built by
+/// `new` (`build.rs`), advanced by `run`; read through the accessors below.
 pub struct Simulation {
-    pub scenario: Scenario,
-    pub now: Time,
-    pub end: Time,
+    scenario: Scenario,
+    now: Time,
+    end: Time,
     queue: EventQueue,
-    pub links: Vec<LinkDir>,
-    pub routes: Routes,
-    pub flows: Vec<Flow>,
-    pub sources: Vec<Source>,
-    pub recorder: Recorder,
+    /// Every link direction, in `dir_index` order.
+    links: Vec<LinkDir>,
+    routes: Routes,
+    flows: Vec<Flow>,
+    sources: Vec<Source>,
+    recorder: Recorder,
     /// Route ids for each reroute event: (forward, reverse).
     event_routes: Vec<(Option<u32>, Option<u32>)>,
-    pub events_processed: u64,
-    pub counts: PacketCounts,
+    events_processed: u64,
+    counts: PacketCounts,
     next_sample: u64,
     /// The run's budgets (`budget.rs`).
-    pub guard: Guard,
+    guard: Guard,
 }
 
 /// Link-direction index of link `l`, direction `d` (0 = a->b).
@@ -55,6 +58,56 @@ pub fn dir_index(l: u32, d: u8) -> u32 {
 }
 
 impl Simulation {
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The simulated time: of the last event processed, or the scenario's end once a run has completed.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Every link direction, in `dir_index` order.
+    pub fn links(&self) -> &[LinkDir] {
+        &self.links
+    }
+
+    /// The flows, in the scenario's order.
+    pub fn flows(&self) -> &[Flow] {
+        &self.flows
+    }
+
+    /// The traffic sources, in the scenario's order.
+    pub fn sources(&self) -> &[Source] {
+        &self.sources
+    }
+
+    /// The time series recorded so far.
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+
+    /// The recorder, to set its options (`max_samples`, `verify_untouched`) before the run.
+    pub fn recorder_mut(&mut self) -> &mut Recorder {
+        &mut self.recorder
+    }
+
+    /// Events processed so far.
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+
+    /// Packet accounting over the whole network (`in_flight` is filled in when `run` returns).
+    pub fn counts(&self) -> PacketCounts {
+        self.counts
+    }
+
+    /// The run's budgets and the largest memory estimate taken.
+    pub fn guard(&self) -> &Guard {
+        &self.guard
+    }
+
     /// Runs to the end of the scenario, or until a budget is spent (`budget.rs`). `progress` is called every
     /// `CHECK_EVERY` events with the current simulated time; returning false stops the run early (results
     /// then cover [0, now]).
