@@ -17,8 +17,10 @@ pub mod rto;
 pub mod sack;
 pub mod sender;
 pub mod source;
+pub mod stats;
 
 pub use flow::{ActiveWindow, Flow};
 pub use receiver::{AckDecision, Receiver};
 pub use sender::{AckInput, Sender, TxRequest};
 pub use source::Source;
+pub use stats::SenderStats;

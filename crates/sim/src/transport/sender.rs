@@ -11,6 +11,7 @@ use super::pacing::Pacer;
 use super::rate_sample::RateSampler;
 use super::rto::Rto;
 use super::sack::Scoreboard;
+use super::stats::SenderStats;
 use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent, Recovery};
 use crate::model::{PartialTimer, RecoverGuard, TransportConfig};
 use crate::time::{as_f64, Time};
@@ -51,8 +52,6 @@ pub struct Sender {
     pub app_stopped: bool,
     /// The flow has started (before that nothing is sent).
     pub started: bool,
-    /// The window average is being accumulated (from start until completion or the end of the run).
-    active: bool,
     dupacks: u32,
     dupack_threshold: u32,
     pub in_recovery: bool,
@@ -101,8 +100,8 @@ pub struct Sender {
     pub txq: Vec<TxRequest>,
     /// First transmission time of every unacknowledged sequence number, indexed from snd_una.
     first_sent: VecDeque<Time>,
-    last_new_ack: Option<Time>,
     pub convergence: ConvergenceTracker,
+    /// Counters and statistics (`stats.rs`): measurement, kept apart from the protocol's state.
     pub stats: SenderStats,
     /// Only for algorithms that pace (`pacing.rs`); None costs one branch per send attempt.
     pub pacer: Option<Pacer>,
@@ -148,25 +147,6 @@ impl SackSender {
     }
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct SenderStats {
-    pub pkts_sent: u64,
-    pub retransmits: u64,
-    pub fast_retransmits: u64,
-    pub timeouts: u64,
-    pub rtt_samples: u64,
-    pub rtt_sum_ns: f64,
-    pub rtt_min: Option<Time>,
-    pub last_rtt: Option<Time>,
-    /// ∫ cwnd dt over the active time, packets·ns.
-    pub cwnd_integral: f64,
-    pub cwnd_since: Time,
-    pub completed_at: Option<Time>,
-    /// Latest inter-ACK delay of new ACKs, and its change from the one before (IPD jitter).
-    pub ipd: Option<Time>,
-    pub ipd_jitter: Option<Time>,
-}
-
 impl Sender {
     pub fn new(cc: Box<dyn CongestionControl>, cfg: &TransportConfig, limit: Option<u64>) -> Sender {
         let recovery = cc.recovery();
@@ -185,7 +165,6 @@ impl Sender {
             limit,
             app_stopped: false,
             started: false,
-            active: false,
             dupacks: 0,
             dupack_threshold: cfg.dupack_threshold,
             in_recovery: false,
@@ -215,7 +194,6 @@ impl Sender {
             rto_event_at: None,
             txq: Vec::with_capacity(4),
             first_sent: VecDeque::new(),
-            last_new_ack: None,
             rate: cc.wants_rate_samples().then(|| Box::new(RateSampler::new())),
             convergence: ConvergenceTracker::default(),
             stats: SenderStats::default(),
@@ -263,18 +241,15 @@ impl Sender {
         self.limit.is_some_and(|l| self.snd_una >= l)
     }
 
+    /// Adds the window since the last change to the window average (`stats.rs`).
     fn account_cwnd(&mut self, now: Time) {
-        if self.active {
-            let dt = now.saturating_sub(self.stats.cwnd_since) as f64;
-            self.stats.cwnd_integral += self.cc.window() * dt;
-        }
-        self.stats.cwnd_since = now;
+        let cc = &self.cc;
+        self.stats.account_cwnd(now, || cc.window());
     }
 
     pub fn start(&mut self, now: Time) {
         self.started = true;
-        self.active = true;
-        self.stats.cwnd_since = now;
+        self.stats.start(now);
         if self.syn {
             self.send_syn(now, false);
         }
@@ -319,7 +294,7 @@ impl Sender {
     /// Ends accounting of the window average (at the end of the run or when the transfer completes).
     pub fn finish_accounting(&mut self, now: Time) {
         self.account_cwnd(now);
-        self.active = false;
+        self.stats.stop_average();
     }
 
     fn transmit(&mut self, now: Time, seq: u64, retransmit: bool) {
@@ -347,9 +322,8 @@ impl Sender {
             inflight_at_send: inflight_at_send.min(u32::MAX as u64) as u32,
             first_sent,
         });
-        self.stats.pkts_sent += 1;
+        self.stats.on_transmit(retransmit);
         if retransmit {
-            self.stats.retransmits += 1;
             if let Some(sk) = &mut self.sk {
                 sk.note_retransmit(seq, now);
             }
@@ -632,13 +606,7 @@ impl Sender {
             }
         }
         self.snd_una = a.ack;
-        // Inter-ACK delay of new ACKs (P003's IPD; duplicates are ignored).
-        if let Some(last) = self.last_new_ack {
-            let ipd = now - last;
-            self.stats.ipd_jitter = self.stats.ipd.map(|prev| ipd.abs_diff(prev));
-            self.stats.ipd = Some(ipd);
-        }
-        self.last_new_ack = Some(now);
+        self.stats.on_new_ack(now);
         if self.snd_nxt < self.snd_una {
             self.snd_nxt = self.snd_una;
         }
@@ -648,10 +616,7 @@ impl Sender {
             self.rto.on_partial_ack(a.ack, plain_rtt);
         }
         if let Some(r) = plain_rtt {
-            self.stats.rtt_samples += 1;
-            self.stats.rtt_sum_ns += r as f64;
-            self.stats.rtt_min = Some(self.stats.rtt_min.map_or(r, |m| m.min(r)));
-            self.stats.last_rtt = Some(r);
+            self.stats.on_rtt_sample(r);
         }
         self.dupacks = 0;
         let rate = match &mut self.rate {
@@ -682,8 +647,7 @@ impl Sender {
 
     fn complete(&mut self, now: Time) {
         self.rto_deadline = None;
-        if self.stats.completed_at.is_none() {
-            self.stats.completed_at = Some(now);
+        if self.stats.record_completion(now) {
             self.finish_accounting(now);
         }
     }
@@ -695,7 +659,7 @@ impl Sender {
     /// once; delaycc always does, so a lost retransmission is not fast-retransmitted twice).
     fn enter_recovery(&mut self, now: Time, early: bool) {
         self.account_cwnd(now);
-        self.stats.fast_retransmits += 1;
+        self.stats.on_fast_retransmit();
         self.convergence.on_loss(now, self.cc.window());
         let inflight = self.max_sent - self.snd_una;
         let loss = LossEvent { now, inflight, lost_was_retransmit: false };
@@ -815,7 +779,7 @@ impl Sender {
     /// `dupack_action()`'s sack_action (tcp/tcp-sack1.cc:327, tcp/tcp-fast.cc:639).
     fn enter_recovery_sack(&mut self, now: Time) {
         self.account_cwnd(now);
-        self.stats.fast_retransmits += 1;
+        self.stats.on_fast_retransmit();
         self.convergence.on_loss(now, self.cc.window());
         let inflight = self.max_sent - self.snd_una;
         self.recover = self.max_sent - 1;
@@ -938,7 +902,7 @@ impl Sender {
             // packet in flight does the same to the algorithm's window.
             let _ = h;
             self.account_cwnd(now);
-            self.stats.timeouts += 1;
+            self.stats.on_timeout();
             self.cc.on_timeout(now, 1);
             self.rto.on_timeout(true);
             self.send_syn(now, true);
@@ -949,7 +913,7 @@ impl Sender {
             return false;
         }
         self.account_cwnd(now);
-        self.stats.timeouts += 1;
+        self.stats.on_timeout();
         self.convergence.on_timeout();
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_timeout(now, inflight);
