@@ -1,8 +1,19 @@
 //! delaycc-sim: a packet-level discrete-event simulator for delay-based TCP congestion control.
 //!
-//! Layers, top to bottom: `scenario` (TOML -> validated model), `engine` (clock and event queue), `net`
-//! (links, packets, routes), `transport` (TCP-like sender/receiver), `cc` (congestion control behind one
-//! trait), `measure` (time series and summary), and `sim`, which wires them together.
+//! Layers, lowest first; each imports only from the layers before it:
+//! - `time`, `units`, `rng`: time in nanoseconds, quantities with units, seeded random streams.
+//! - `model`: the validated scenario as plain data (`Scenario`, `FlowSpec`, `TransportConfig`, ...).
+//! - `engine`: the event queue.
+//! - `net`: packets, link directions, routes.
+//! - `cc`: congestion control behind one trait, and the table of algorithms.
+//! - `transport`: the endpoints: TCP-like flows (sender and receiver, driving their controller) and
+//!   datagram sources.
+//! - `measure`: the time series sampled from flows, links and sources.
+//! - `scenario`: TOML or JSON in, a validated `model::Scenario` (or one line per error) out.
+//! - `sim`: builds the network from the model, runs the events, and collects the results
+//!   (`run_scenario`, `RunResult`, summary.json).
+//!
+//! `tests/layers.rs` checks the order.
 
 pub mod cc;
 pub mod engine;
@@ -10,7 +21,6 @@ pub mod measure;
 pub mod model;
 pub mod net;
 pub mod rng;
-pub mod run;
 pub mod scenario;
 pub mod sim;
 pub mod time;
@@ -18,5 +28,4 @@ pub mod transport;
 pub mod units;
 
 pub use model::Scenario;
-pub use run::{run_scenario, RunResult};
-pub use sim::{Outcome, Simulation};
+pub use sim::{run_scenario, Outcome, RunResult, Simulation};

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use delaycc_sim::measure::summary_json;
+use delaycc_sim::sim::summary_json;
 use delaycc_sim::{Outcome, Simulation};
 
 /// 10 Mb/s, 40.8 ms propagation RTT (18 ms bottleneck + 1 ms access links each way): a BDP of 51 packets

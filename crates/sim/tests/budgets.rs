@@ -127,14 +127,14 @@ fn a_stopped_run_is_deterministic_and_keeps_the_invariants() {
 #[test]
 fn without_limits_the_memory_budget_is_half_the_machine() {
     let sim = Simulation::new(parse(&one_flow("1", "")));
-    assert_eq!(sim.guard.max_events, u64::MAX);
-    assert_eq!(sim.guard.max_memory, delaycc_sim::sim::default_max_memory());
+    assert_eq!(sim.guard().max_events, u64::MAX);
+    assert_eq!(sim.guard().max_memory, delaycc_sim::sim::default_max_memory());
     if let Some(kib) = std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|m| m.lines().next()?.split_whitespace().nth(1)?.parse::<u64>().ok())
     {
-        assert!(sim.guard.max_memory <= kib * 1024 / 2, "at most half of MemTotal");
-        assert!(sim.guard.max_memory > 0);
+        assert!(sim.guard().max_memory <= kib * 1024 / 2, "at most half of MemTotal");
+        assert!(sim.guard().max_memory > 0);
     }
 }
 

@@ -58,7 +58,7 @@ fn cubic_window_follows_the_cubic_curve_after_a_loss() {
 fn cubic_regains_a_high_bdp_link_faster_than_newreno() {
     let cubic = high_bdp("cubic");
     let newreno = high_bdp("newreno");
-    let first = |sim: &delaycc_sim::Simulation| sim.flows[0].sender.convergence.episodes[0].1 as f64 / 1e9;
+    let first = |sim: &delaycc_sim::Simulation| sim.flows()[0].sender.convergence.episodes[0].1 as f64 / 1e9;
     let (c, n) = (first(&cubic), first(&newreno));
     println!("time to regain the pre-loss window: CUBIC {c:.1} s, NewReno {n:.1} s");
     assert!(c < 0.3 * n, "CUBIC {c} s vs NewReno {n} s");

@@ -44,14 +44,14 @@ fn check_equilibrium(alg: &str, n: usize, alpha: f64, bw: &str, extra: &str) {
     let low_delay = low_q * pkt_bits / c;
     for i in 0..n {
         let rtt = window_mean(&series(&sim, &format!("f{i}"), "rtt_s"), 30.0, 60.0);
-        let base = sim.flows[i].sender.cc.trace().base_rtt.expect("baseRTT") as f64 / 1e9;
+        let base = sim.flows()[i].sender.cc.trace().base_rtt.expect("baseRTT") as f64 / 1e9;
         let qd = rtt - base;
         assert!(
             qd >= 0.9 * low_delay && qd <= 1.1 * target_delay,
             "{alg} N={n} f{i}: queueing delay {qd} vs {low_delay}..{target_delay}"
         );
     }
-    assert_eq!(sim.counts.dropped, 0, "a deep buffer: FAST is loss-free");
+    assert_eq!(sim.counts().dropped, 0, "a deep buffer: FAST is loss-free");
     assert_conserved(&sim);
 }
 
@@ -91,8 +91,8 @@ fn fast_late_joiner_overestimates_base_rtt_and_takes_more_than_its_share() {
         let r0 = window_mean(&series(&sim, "f0", "rate_bps"), 40.0, 80.0);
         let r1 = window_mean(&series(&sim, "f1", "rate_bps"), 40.0, 80.0);
         assert!(r1 > 1.3 * r0, "{alg}: late joiner {r1:.0} vs first flow {r0:.0}");
-        let true_base = sim.flows[0].sender.stats.rtt_min.expect("samples") as f64;
-        let b1 = sim.flows[1].sender.cc.trace().base_rtt.expect("base") as f64;
+        let true_base = sim.flows()[0].sender.stats.rtt_min.expect("samples") as f64;
+        let b1 = sim.flows()[1].sender.cc.trace().base_rtt.expect("base") as f64;
         // It counted the first flow's α packets (16 ms at 10 Mbps) as propagation delay.
         assert!(b1 - true_base > 0.010e9, "{alg}: joiner's baseRTT {b1} vs true {true_base}");
     }
@@ -217,7 +217,7 @@ fn rrfast_recovers_from_a_longer_route_where_fast_stays_low() {
 }
 
 fn sim_base(sim: &delaycc_sim::Simulation) -> f64 {
-    sim.flows[0].sender.cc.trace().base_rtt.expect("base") as f64 / 1e9
+    sim.flows()[0].sender.cc.trace().base_rtt.expect("base") as f64 / 1e9
 }
 
 #[test]
@@ -311,7 +311,7 @@ fn rttbased_reacts_faster_than_vegas_with_a_lower_queue() {
     let cw = series(&rb, "f", "cwnd_pkts");
     assert!(cw[4400] > 1.5 * cw[2900], "window regrows after the burst: {} -> {}", cw[2900], cw[4400]);
     assert!(series(&rb, "bn:a->b", "queue_pkts")[3000..].iter().all(|&q| q < 40.0));
-    assert_eq!(rb.counts.dropped, 0);
+    assert_eq!(rb.counts().dropped, 0);
 }
 
 /// P004's topology: 16 Mbps forward, C_b backward (both 18 ms), 200-packet buffers.
@@ -371,7 +371,7 @@ transport = {{ receiver_clock_offset = {offset} }}
 }
 
 fn throughput(sim: &delaycc_sim::Simulation) -> f64 {
-    sim.flows[0].receiver.data_bits as f64 / 60.0
+    sim.flows()[0].receiver.data_bits as f64 / 60.0
 }
 
 #[test]
@@ -433,6 +433,6 @@ fn alt_does_not_depend_on_the_receivers_clock_offset() {
 fn alt_acks_are_ten_bytes_larger() {
     let plain = p004("vegas", None, None, 0.0, 1);
     let alt = p004("vegas-alt", None, None, 0.0, 1);
-    assert_eq!(plain.flows[0].ack_size, 40);
-    assert_eq!(alt.flows[0].ack_size, 50);
+    assert_eq!(plain.flows()[0].ack_size, 40);
+    assert_eq!(alt.flows()[0].ack_size, 50);
 }

@@ -3,8 +3,8 @@
 
 mod invariants;
 
-use delaycc_sim::measure::summary_json;
 use delaycc_sim::scenario;
+use delaycc_sim::sim::summary_json;
 use delaycc_sim::{Outcome, Simulation};
 use serde_json::Value;
 use std::time::Duration;
@@ -138,7 +138,7 @@ fn ten_thousand_flows() {
         );
     }
     let (sim, s) = run_checked(&text);
-    assert_eq!(sim.flows.len(), 10_000);
+    assert_eq!(sim.flows().len(), 10_000);
     let delivered: u64 =
         s["flows"].as_array().unwrap().iter().map(|f| f["received_pkts"].as_u64().unwrap()).sum();
     assert!(delivered > 1000, "{delivered}");
@@ -182,7 +182,7 @@ fn sampling_every_nanosecond() {
     let (sim, _) = run_checked(&text);
     // 10 000 sampling instants: the recorder's bound halves the resolution and keeps between half the
     // bound and the bound.
-    let (n, bound) = (sim.recorder.times.len(), delaycc_sim::measure::resolution::DEFAULT_MAX_SAMPLES);
+    let (n, bound) = (sim.recorder().times.len(), delaycc_sim::measure::resolution::DEFAULT_MAX_SAMPLES);
     assert!(n > bound / 2 && n <= bound, "{n} samples");
 }
 
@@ -217,7 +217,7 @@ fn the_most_streams_and_the_largest_packets() {
 fn a_one_nanosecond_run() {
     let (sim, _) =
         run_checked(&one_link("\"1ns\"", "bandwidth = \"1Gbps\"\ndelay = 0", "algorithm = \"sctp\"", ""));
-    assert_eq!(sim.recorder.times, vec![1e-9]);
+    assert_eq!(sim.recorder().times, vec![1e-9]);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod invariants;
 
-use delaycc_sim::measure::summary_json;
+use delaycc_sim::sim::summary_json;
 use delaycc_sim::{scenario, Outcome};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -8,7 +8,7 @@ fn throughput_vs_mathis(p: f64, seed: u64) -> (f64, f64) {
     let text = one_flow("newreno", "100Mbps", "50ms", 100_000, 300.0, &format!("loss = {p}"))
         .replace("duration = 300", &format!("duration = 300\nseed = {seed}"));
     let sim = run(&text);
-    let f = &sim.flows[0];
+    let f = &sim.flows()[0];
     let rtt = f.sender.stats.rtt_sum_ns / f.sender.stats.rtt_samples as f64 / 1e9;
     let measured = f.receiver.data_bits as f64 / 300.0;
     let mathis = 1.22 * 1000.0 * 8.0 / (rtt * p.sqrt());

@@ -73,13 +73,13 @@ params = {{ {params} }}
 
 /// Convergence time of the episode that starts with the scripted drop (the first fast retransmit after 37 s).
 fn scripted_episode(sim: &Simulation) -> f64 {
-    let eps = &sim.flows[0].sender.convergence.episodes;
+    let eps = &sim.flows()[0].sender.convergence.episodes;
     let (_, t) = eps.iter().find(|(at, _)| *at > 37_000_000_000).expect("the scripted loss converged");
     *t as f64 / 1e9
 }
 
 fn mean_convergence(sim: &Simulation) -> f64 {
-    let eps = &sim.flows[0].sender.convergence.episodes;
+    let eps = &sim.flows()[0].sender.convergence.episodes;
     assert!(!eps.is_empty());
     eps.iter().map(|e| e.1 as f64).sum::<f64>() / eps.len() as f64 / 1e9
 }
@@ -91,7 +91,7 @@ fn emfast_regains_the_link_after_recovery_faster_than_fast_and_mfast() {
     let mfast = p003("mfast", 4, false, 6459);
     let emfast = p003("emfast", 4, false, 6459);
     for sim in [&fast, &mfast, &emfast] {
-        assert_eq!(sim.flows[0].sender.stats.fast_retransmits, 1, "one scripted loss, nothing else");
+        assert_eq!(sim.flows()[0].sender.stats.fast_retransmits, 1, "one scripted loss, nothing else");
         assert_conserved(sim);
     }
     let rtt = sim_rtt(&fast);
@@ -119,7 +119,7 @@ fn emfast_regains_the_link_after_recovery_faster_than_fast_and_mfast() {
 }
 
 fn sim_rtt(sim: &Simulation) -> f64 {
-    let s = &sim.flows[0].sender.stats;
+    let s = &sim.flows()[0].sender.stats;
     s.rtt_sum_ns / s.rtt_samples as f64 / 1e9
 }
 
@@ -178,10 +178,10 @@ fn more_streams_remove_head_of_line_blocking_under_random_loss() {
     let four = lossy(4, "loss = 0.005");
     // The transport is the same packet for packet; only delivery to the application differs.
     assert_eq!(series(&one, "f", "cwnd_pkts"), series(&four, "f", "cwnd_pkts"));
-    let (d1, _) = one.flows[0].app.delay().expect("delivered");
-    let (d4, _) = four.flows[0].app.delay().expect("delivered");
+    let (d1, _) = one.flows()[0].app.delay().expect("delivered");
+    let (d4, _) = four.flows()[0].app.delay().expect("delivered");
     // Compare the delay added above the path's own (the smallest delivery delay seen).
-    let floor = one.flows[0].app.stats().filter_map(|s| s.delay_min_ns).min().unwrap_or(0) as f64;
+    let floor = one.flows()[0].app.stats().filter_map(|s| s.delay_min_ns).min().unwrap_or(0) as f64;
     let (x1, x4) = (d1 - floor, d4 - floor);
     println!(
         "delivery delay above the path's {:.1} ms: 1 stream {:.2} ms, 4 streams {:.2} ms",
@@ -192,7 +192,7 @@ fn more_streams_remove_head_of_line_blocking_under_random_loss() {
     // With the ns-2 FAST module's SACK recovery a loss is repaired within about an RTT, which leaves less
     // head-of-line delay to remove than NewReno's one-hole-per-RTT did (measured 8.9 against 14.5 ms).
     assert!(x4 < 0.7 * x1, "head-of-line delay: 4 streams {:.2} ms, 1 stream {:.2} ms", x4 / 1e6, x1 / 1e6);
-    let (g1, g4) = (one.flows[0].app.delivered_pkts(), four.flows[0].app.delivered_pkts());
+    let (g1, g4) = (one.flows()[0].app.delivered_pkts(), four.flows()[0].app.delivered_pkts());
     assert!(g4 >= g1, "application goodput: 4 streams {g4} packets, 1 stream {g1}");
 }
 
@@ -200,8 +200,8 @@ fn more_streams_remove_head_of_line_blocking_under_random_loss() {
 fn a_loss_on_one_stream_does_not_delay_another() {
     // Two streams; packet 4000 (stream 0) is lost once. Stream 1 keeps being delivered at path delay.
     let sim = lossy(2, "drop_packets = [{ flow = \"f\", seq = 4000 }]");
-    let stats: Vec<_> = sim.flows[0].app.stats().cloned().collect();
-    let min_rtt = sim.flows[0].sender.stats.rtt_min.expect("samples") as f64;
+    let stats: Vec<_> = sim.flows()[0].app.stats().cloned().collect();
+    let min_rtt = sim.flows()[0].sender.stats.rtt_min.expect("samples") as f64;
     // Waiting for the retransmission costs stream 0 at least a round trip more than the worst delay that
     // queueing alone gives (the per-ACK start-up growth can queue up to half an RTT here, so the path's
     // own delay is no ceiling); stream 1 must stay clear of that.
@@ -219,7 +219,7 @@ fn a_loss_on_one_stream_does_not_delay_another() {
     );
     // With one stream the same loss holds everything behind it.
     let single = lossy(1, "drop_packets = [{ flow = \"f\", seq = 4000 }]");
-    let max1 = single.flows[0].app.stats().next().map_or(0, |s| s.delay_max_ns) as f64;
+    let max1 = single.flows()[0].app.stats().next().map_or(0, |s| s.delay_max_ns) as f64;
     assert!(max1 > min_rtt);
 }
 
@@ -234,7 +234,7 @@ fn sctp_shows_aimd_sawtooth() {
         assert!((0.45..=0.56).contains(r), "multiplicative decrease to {r:.3}");
     }
     // Additive increase: one packet per RTT in congestion avoidance (~41 ms RTT, 10 ms samples).
-    let rtt = sim.flows[0].sender.stats.rtt_sum_ns / sim.flows[0].sender.stats.rtt_samples as f64 / 1e9;
+    let rtt = sim.flows()[0].sender.stats.rtt_sum_ns / sim.flows()[0].sender.stats.rtt_samples as f64 / 1e9;
     let mut slopes = Vec::new();
     let mut start = None;
     for (k, w) in cwnd.windows(2).enumerate().skip(500) {
@@ -266,7 +266,7 @@ fn newreno_convergence_time_matches_the_hand_computation() {
         "drop_packets = [{ flow = \"f\", seq = 1500 }]",
     )
     .replace("[[flows]]", "[[flows]]\nparams = { initial_ssthresh = 60 }"));
-    let s = &sim.flows[0].sender;
+    let s = &sim.flows()[0].sender;
     assert_eq!(s.stats.fast_retransmits, 1);
     let (at, t) = s.convergence.episodes[0];
     let k = (at / 10_000_000) as usize;

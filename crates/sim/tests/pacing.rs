@@ -6,8 +6,8 @@
 mod common;
 use common::*;
 use delaycc_sim::cc::{algorithm, FlowContext, ParamValue};
-use delaycc_sim::measure::summary_json;
 use delaycc_sim::model::TransportConfig;
+use delaycc_sim::sim::summary_json;
 use delaycc_sim::time::Time;
 use delaycc_sim::transport::{AckInput, Sender};
 use delaycc_sim::Outcome;

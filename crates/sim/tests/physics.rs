@@ -33,7 +33,7 @@ fn tiny_buffer_gives_the_sawtooth_with_halving_on_each_loss() {
     assert!(grows > 10 * cuts.len());
     // The slow-start overshoot loses many packets of one window; ns-2's NewReno restarts its timer only on
     // the first partial ACK, so that recovery ends in one timeout. The sawtooth after it has none.
-    assert!(sim.flows[0].sender.stats.timeouts <= 1, "{} timeouts", sim.flows[0].sender.stats.timeouts);
+    assert!(sim.flows()[0].sender.stats.timeouts <= 1, "{} timeouts", sim.flows()[0].sender.stats.timeouts);
     assert_conserved(&sim);
 }
 
@@ -63,18 +63,18 @@ rate = "12Mbps"
 packet_size = 1000
 "#);
     assert_conserved(&sim);
-    let src = &sim.sources[0];
+    let src = &sim.sources()[0];
     // 12 Mbps of 1000-byte packets for 20 s.
     assert_eq!(src.sent, 30_000);
-    let bn = &sim.links[2];
+    let bn = &sim.links()[2];
     assert_eq!(bn.stats.loss_drops, 0);
-    assert_eq!(sim.counts.dropped, bn.stats.queue_drops, "only the bottleneck queue drops");
+    assert_eq!(sim.counts().dropped, bn.stats.queue_drops, "only the bottleneck queue drops");
     // Everything not dropped and not still in the network arrives.
-    assert_eq!(src.delivered + sim.counts.dropped + sim.counts.in_flight, src.sent);
+    assert_eq!(src.delivered + sim.counts().dropped + sim.counts().in_flight, src.sent);
     // The bottleneck runs at capacity and the excess (1/6 of the offered load, minus the buffer) is lost.
     let capacity_pkts = 10e6 * 20.0 / 8000.0;
     let expected_drops = src.sent as f64 - capacity_pkts - 100.0;
-    let drops = sim.counts.dropped as f64;
+    let drops = sim.counts().dropped as f64;
     assert!((drops - expected_drops).abs() <= 5.0, "drops {drops} vs {expected_drops}");
     assert_eq!(bn.stats.max_queue_pkts, 100);
 }
@@ -152,9 +152,9 @@ bandwidth = "20Mbps"
 delay = "5ms"
 "#);
     assert_conserved(&sim);
-    assert!(sim.counts.dropped > 0);
+    assert!(sim.counts().dropped > 0);
     // The finite transfer finished: 5 MB of 960-byte payloads.
-    let b = &sim.flows[1];
+    let b = &sim.flows()[1];
     assert_eq!(b.total_pkts, Some(5_209));
     assert!(b.received_all_at.is_some(), "the 5 MB transfer should complete");
     assert_eq!(b.receiver.rcv_nxt, 5_209);
@@ -165,7 +165,7 @@ fn queues_never_exceed_their_capacity() {
     let sim = run(&one_flow("newreno", "10Mbps", "20ms", 17, 30.0, ""));
     let q = series(&sim, "bottleneck:a->b", "queue_pkts");
     assert!(q.iter().all(|&x| x <= 17.0));
-    assert_eq!(sim.links[2].stats.max_queue_pkts, 17);
+    assert_eq!(sim.links()[2].stats.max_queue_pkts, 17);
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn byte_buffers_hold_bytes_not_packets() {
         run(&one_flow("newreno", "10Mbps", "20ms", 1, 20.0, "")
             .replace("buffer = 1", "buffer_bytes = \"10KB\""));
     // 10 KB holds ten 1000-byte packets.
-    assert_eq!(sim.links[2].stats.max_queue_pkts, 10);
+    assert_eq!(sim.links()[2].stats.max_queue_pkts, 10);
     assert_conserved(&sim);
 }
 
@@ -182,6 +182,6 @@ fn byte_buffers_hold_bytes_not_packets() {
 fn min_rtt_is_propagation_plus_serialisation() {
     let sim = run(&one_flow("newreno", "10Mbps", "20ms", 50, 5.0, ""));
     // 40 ms propagation + 1000 B at 10 Mbps (0.8 ms) + ACKs and access links (tiny).
-    let min = sim.flows[0].sender.stats.rtt_min.unwrap_or(0) as f64 / 1e9;
+    let min = sim.flows()[0].sender.stats.rtt_min.unwrap_or(0) as f64 / 1e9;
     assert!((0.0408..0.0412).contains(&min), "min RTT {min}");
 }

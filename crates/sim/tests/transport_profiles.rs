@@ -3,9 +3,9 @@
 mod common;
 
 use common::*;
-use delaycc_sim::measure::summary_json;
 use delaycc_sim::model::{PartialTimer, Profile, RecoverGuard, RtoKind};
 use delaycc_sim::scenario;
+use delaycc_sim::sim::summary_json;
 use delaycc_sim::Outcome;
 
 const PATH: &str = r#"

@@ -175,7 +175,7 @@ fn run_one(c: &Config, base_seconds: f64) {
         (Some(a), Some(b)) if b.0 > a.0 => (b.1 - a.1) as f64 / (b.0 - a.0) as f64,
         _ => f64::NAN,
     };
-    let delivered: u64 = sim.flows.iter().map(|f| f.receiver.data_pkts).sum();
+    let delivered: u64 = sim.flows().iter().map(|f| f.receiver.data_pkts).sum();
     let rate = delivered as f64 / wall;
     let cpu_rate = delivered as f64 / cpu;
     println!(
@@ -183,8 +183,8 @@ fn run_one(c: &Config, base_seconds: f64) {
          ({:.2} M pkts per on-CPU s, machine steal {:.0} %)\t{rate}\t{}\t{cpu_rate}",
         format!("{} ({seconds} s)", c.label),
         rate / 1e6,
-        sim.events_processed as f64 / wall / 1e6,
-        sim.events_processed as f64 / delivered.max(1) as f64,
+        sim.events_processed() as f64 / wall / 1e6,
+        sim.events_processed() as f64 / delivered.max(1) as f64,
         wall,
         delivered,
         peak_rss_mib(),

@@ -1,4 +1,4 @@
-//! Measurement: periodic samples into columnar buffers, and the end-of-run summary.
+//! Measurement: periodic samples of flows, links and sources into bounded columnar buffers.
 
 pub mod flow_log;
 pub mod huge_pages;
@@ -6,10 +6,8 @@ pub mod recorder;
 pub mod resolution;
 pub mod store;
 pub mod stream_store;
-pub mod summary;
 pub mod tiles;
 
 pub use recorder::{Recorder, Series};
 pub use store::SeriesStore;
-pub use summary::summary_json;
 pub use tiles::Tiles;

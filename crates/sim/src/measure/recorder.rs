@@ -8,8 +8,8 @@ use super::store::SeriesStore;
 use super::tiles::Tiles;
 use crate::model::Scenario;
 use crate::net::{LinkDir, Routes};
-use crate::sim::{Flow, Source};
 use crate::time::{as_f64, secs, Time};
+use crate::transport::{Flow, Source};
 
 pub const FLOW_METRICS: &[&str] = &[
     "cwnd_pkts",

@@ -8,12 +8,13 @@
 //! scenario stops at the same event on every machine with the same budget, and cheap enough to take every
 //! few hundred thousand events even with ten thousand flows.
 
-use super::{Flow, Simulation};
+use super::Simulation;
 use crate::engine::Event;
 use crate::model::Scenario;
 use crate::net::link::InFlight;
 use crate::scenario::limits::series_bytes;
 use crate::time::{secs, Time};
+use crate::transport::Flow;
 use crate::units::format_size;
 use std::mem::size_of;
 use std::sync::OnceLock;

@@ -1,27 +1,24 @@
-//! The simulation: builds the network from a validated scenario and runs the event loop.
+//! The simulation: the network built from a validated scenario (`build.rs`), the event loop and its
+//! checkpoints (`budget.rs`), what each event does (`events.rs`), and what a run gives back (`result.rs`:
+//! `run_scenario`, `RunResult`; `summary.rs`: summary.json).
 
 mod budget;
-mod flow;
+mod build;
+mod events;
 mod lazy_timer;
-use lazy_timer::Fired;
-mod source;
+mod result;
+mod summary;
 
 pub use budget::{default_max_memory, Guard, Outcome, CHECK_EVERY};
+pub use result::{run_scenario, RunResult};
+pub use summary::summary_json;
 
-pub use flow::{ActiveWindow, Flow};
-pub use source::Source;
-
-use crate::cc::FlowContext;
-use crate::engine::{Event, EventQueue};
+use crate::engine::EventQueue;
 use crate::measure::Recorder;
-use crate::model::{EventKind, NodeId, Scenario};
-use crate::net::{Enqueued, LinkDir, Packet, PacketKind, Routes};
-use crate::rng::Rng;
-use crate::scenario::routes::Graph;
+use crate::model::Scenario;
+use crate::net::{LinkDir, Routes};
 use crate::time::Time;
-use crate::transport::receiver::Echo;
-use crate::transport::sack::SACK_BLOCK_BYTES;
-use crate::transport::{AckDecision, AckInput, Sender};
+use crate::transport::{Flow, Source};
 
 /// Packet accounting over the whole network, for the conservation invariant.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,57 +29,26 @@ pub struct PacketCounts {
     pub in_flight: u64,
 }
 
+/// One run of a scenario: the network, its flows and sources, the event queue and the recorder. Built by
+/// `new` (`build.rs`), advanced by `run`; read through the accessors below.
 pub struct Simulation {
-    pub scenario: Scenario,
-    pub now: Time,
-    pub end: Time,
+    scenario: Scenario,
+    now: Time,
+    end: Time,
     queue: EventQueue,
-    pub links: Vec<LinkDir>,
-    pub routes: Routes,
-    pub flows: Vec<Flow>,
-    pub sources: Vec<Source>,
-    pub recorder: Recorder,
+    /// Every link direction, in `dir_index` order.
+    links: Vec<LinkDir>,
+    routes: Routes,
+    flows: Vec<Flow>,
+    sources: Vec<Source>,
+    recorder: Recorder,
     /// Route ids for each reroute event: (forward, reverse).
     event_routes: Vec<(Option<u32>, Option<u32>)>,
-    pub events_processed: u64,
-    pub counts: PacketCounts,
+    events_processed: u64,
+    counts: PacketCounts,
     next_sample: u64,
     /// The run's budgets (`budget.rs`).
-    pub guard: Guard,
-}
-
-/// The SACK blocks of the ACK a flow's receiver sends now: recorded in the flow's log; returns the serial
-/// the ACK carries and the bytes the blocks add to it.
-#[cold]
-#[inline(never)]
-fn record_sack(fl: &mut Flow) -> (u64, u32) {
-    let b = fl.receiver.sack_blocks();
-    match &mut fl.sack_log {
-        Some(log) => (log.record(b), b.n as u32 * SACK_BLOCK_BYTES),
-        None => (0, 0),
-    }
-}
-
-/// What an arriving ACK packet tells its sender.
-#[inline(always)]
-fn ack_input(p: &Packet) -> AckInput {
-    AckInput {
-        ack: p.seq,
-        echo_tx_time: p.tx_time,
-        echo_inflight: p.inflight_at_send,
-        echo_retransmit: p.retransmit,
-        rcv_arrival: p.rcv_arrival,
-        rcv_leave: p.rcv_leave,
-    }
-}
-
-/// An ACK of a flow with SACK: its blocks come from the flow's log (`first_sent` holds their serial).
-#[cold]
-#[inline(never)]
-fn on_sack_ack(fl: &mut Flow, now: Time, p: &Packet) {
-    let input = ack_input(p);
-    let b = fl.sack_log.as_mut().map(|log| log.take(p.first_sent)).unwrap_or_default();
-    fl.sender.on_ack(now, &input, b.as_slice());
+    guard: Guard,
 }
 
 /// Link-direction index of link `l`, direction `d` (0 = a->b).
@@ -91,105 +57,55 @@ pub fn dir_index(l: u32, d: u8) -> u32 {
     l * 2 + d as u32
 }
 
-fn route_dirs(graph: &Graph, path: &[NodeId]) -> Vec<u32> {
-    path.windows(2)
-        .map(|w| {
-            let (l, d) = graph.hop(w[0], w[1]).expect("validated path");
-            dir_index(l, d)
-        })
-        .collect()
-}
-
 impl Simulation {
-    pub fn new(scenario: Scenario) -> Simulation {
-        let graph = Graph::new(scenario.nodes.len(), &scenario.links);
-        let mut links = Vec::with_capacity(scenario.links.len() * 2);
-        for l in &scenario.links {
-            for (d, spec) in l.dir.iter().enumerate() {
-                let label = format!("link:{}:{}", l.id, if d == 0 { "a->b" } else { "b->a" });
-                let mut dir = LinkDir::new(
-                    spec.bandwidth_bps,
-                    spec.delay,
-                    spec.buffer,
-                    spec.loss,
-                    Rng::stream(scenario.seed, &label),
-                );
-                dir.drop_list = spec.drop_packets.clone();
-                dir.drop_list.sort_unstable();
-                links.push(dir);
-            }
-        }
-        let mut routes = Routes::default();
-        let mut flows = Vec::with_capacity(scenario.flows.len());
-        for f in &scenario.flows {
-            let fwd = routes.add(&route_dirs(&graph, &f.path));
-            let rev = routes.add(&route_dirs(&graph, &f.reverse_path));
-            let ctx = FlowContext {
-                mss_bytes: scenario.packet_size - scenario.header_size,
-                packet_bytes: scenario.packet_size,
-                initial_window: f.transport.initial_window,
-                rng_seed: Rng::stream(scenario.seed, &format!("cc:{}", f.id)).next_u64(),
-            };
-            let cc = crate::cc::build_controller(f.algorithm, &f.params, &ctx);
-            let limit = f.bytes.map(|b| b.div_ceil((scenario.packet_size - scenario.header_size) as u64));
-            let mut sender = Sender::new(cc, &f.transport, limit);
-            if f.transport.pacing && sender.cc.paces() {
-                sender.enable_pacing(scenario.packet_size);
-            }
-            flows.push(Flow::new(f, sender, fwd, rev, scenario.packet_size, scenario.header_size));
-        }
-        let mut sources = Vec::new();
-        for t in &scenario.traffic {
-            let r = routes.add(&route_dirs(&graph, &t.path));
-            sources.push(Source::new(
-                t,
-                r,
-                Rng::stream(scenario.seed, &format!("traffic:{}", t.id)),
-                scenario.duration,
-            ));
-        }
-        let mut event_routes = Vec::new();
-        for e in &scenario.events {
-            event_routes.push(match &e.kind {
-                EventKind::Reroute { path, reverse_path, .. } => (
-                    path.as_ref().map(|p| routes.add(&route_dirs(&graph, p))),
-                    reverse_path.as_ref().map(|p| routes.add(&route_dirs(&graph, p))),
-                ),
-                _ => (None, None),
-            });
-        }
-        let recorder = Recorder::new(&scenario, &routes, &flows);
-        let guard = Guard::new(&scenario, flows.len(), links.len());
-        let mut sim = Simulation {
-            end: scenario.duration,
-            scenario,
-            now: 0,
-            queue: EventQueue::new(),
-            links,
-            routes,
-            flows,
-            sources,
-            recorder,
-            event_routes,
-            events_processed: 0,
-            counts: PacketCounts::default(),
-            next_sample: 1,
-            guard,
-        };
-        for (i, f) in sim.scenario.flows.iter().enumerate() {
-            sim.queue.schedule(f.start, Event::FlowStart(i as u32));
-            if f.stop < sim.end {
-                sim.queue.schedule(f.stop, Event::FlowStop(i as u32));
-            }
-        }
-        for (i, s) in sim.sources.iter().enumerate() {
-            sim.queue.schedule(s.start, Event::Source(i as u32));
-        }
-        for (i, e) in sim.scenario.events.iter().enumerate() {
-            sim.queue.schedule(e.at, Event::Scenario(i as u32));
-        }
-        sim.queue.schedule(sim.scenario.sample_interval.min(sim.end), Event::Sample);
-        sim
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The simulated time: of the last event processed, or the scenario's end once a run has completed.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Every link direction, in `dir_index` order.
+    pub fn links(&self) -> &[LinkDir] {
+        &self.links
+    }
+
+    /// The flows, in the scenario's order.
+    pub fn flows(&self) -> &[Flow] {
+        &self.flows
+    }
+
+    /// The traffic sources, in the scenario's order.
+    pub fn sources(&self) -> &[Source] {
+        &self.sources
+    }
+
+    /// The time series recorded so far.
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+
+    /// The recorder, to set its options (`max_samples`, `verify_untouched`) before the run.
+    pub fn recorder_mut(&mut self) -> &mut Recorder {
+        &mut self.recorder
+    }
+
+    /// Events processed so far.
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+
+    /// Packet accounting over the whole network (`in_flight` is filled in when `run` returns).
+    pub fn counts(&self) -> PacketCounts {
+        self.counts
+    }
+
+    /// The run's budgets and the largest memory estimate taken.
+    pub fn guard(&self) -> &Guard {
+        &self.guard
     }
 
     /// Runs to the end of the scenario, or until a budget is spent (`budget.rs`). `progress` is called every
@@ -222,401 +138,6 @@ impl Simulation {
         }
         self.counts.in_flight = self.packets_on_links();
         outcome
-    }
-
-    fn dispatch(&mut self, ev: Event) {
-        match ev {
-            Event::LinkArrival(d) => self.on_link_arrival(d),
-            Event::Rto(f) => self.on_rto(f),
-            Event::DelayedAck(f) => self.on_delayed_ack(f),
-            Event::CcTick(f) => self.on_cc_tick(f),
-            Event::Pace(f) => self.on_pace(f),
-            Event::FlowStart(f) => {
-                let now = self.now;
-                let fl = &mut self.flows[f as usize];
-                fl.sender.start(now);
-                if let Some(retransmit) = fl.sender.syn_tx.take() {
-                    self.send_syn(f, retransmit);
-                }
-                let fl = &mut self.flows[f as usize];
-                if let Some(iv) = fl.sender.cc.tick_interval() {
-                    fl.tick_pending = true;
-                    self.queue.schedule(now + iv.max(1), Event::CcTick(f));
-                }
-                self.after_sender(f);
-            }
-            Event::FlowStop(f) => {
-                let now = self.now;
-                self.recorder.touch(f);
-                self.flows[f as usize].sender.stop(now);
-                self.flows[f as usize].close_window(true);
-            }
-            Event::Source(s) => self.on_source(s),
-            Event::Sample => self.on_sample(),
-            Event::Scenario(i) => self.on_scenario_event(i),
-        }
-    }
-
-    /// Puts a packet on the link of its current hop, or delivers it if it has no hops left.
-    #[inline]
-    fn forward(&mut self, p: &Packet) {
-        match self.routes.hop(p.route, p.hop) {
-            Some(d) => self.enqueue(d, p),
-            None => self.deliver(p),
-        }
-    }
-
-    /// Offers a packet to link direction `d`, which keeps a copy in its ring. Split from `forward` because
-    /// it never delivers: it is not part of the deliver -> send -> forward cycle, so it can be inlined.
-    #[inline]
-    fn enqueue(&mut self, d: u32, p: &Packet) {
-        let link = &mut self.links[d as usize];
-        let det_drop = !link.drop_list.is_empty()
-            && p.kind == PacketKind::Data
-            && !p.retransmit
-            && link.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
-        match link.enqueue(self.now, p, det_drop) {
-            Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d)),
-            Enqueued::Accepted(None) => {}
-            Enqueued::Dropped => self.drop_packet(),
-        }
-    }
-
-    fn drop_packet(&mut self) {
-        self.counts.dropped += 1;
-    }
-
-    fn send_new(&mut self, p: Packet) {
-        self.counts.sent += 1;
-        self.forward(&p);
-    }
-
-    fn on_link_arrival(&mut self, d: u32) {
-        let now = self.now;
-        while let Some((mut p, lost)) = self.links[d as usize].pop_arrived_packet(now) {
-            if lost {
-                self.drop_packet();
-                continue;
-            }
-            p.hop += 1;
-            self.forward(&p);
-        }
-        let link = &mut self.links[d as usize];
-        match link.next_arrival() {
-            Some(t) => self.queue.schedule(t, Event::LinkArrival(d)),
-            None => link.event_pending = false,
-        }
-    }
-
-    fn deliver(&mut self, p: &Packet) {
-        self.counts.delivered += 1;
-        // Tests rather than a `match`: with five kinds the match became a jump table, and data and ACKs
-        // alternating through one indirect jump mispredicted (cachegrind: 400k more per 5 s of the
-        // reference dumbbell). The common kinds take two well-predicted compares.
-        if p.kind == PacketKind::Data {
-            self.on_data(p)
-        } else if p.kind == PacketKind::Ack {
-            self.on_ack(p)
-        } else {
-            self.deliver_other(p)
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn deliver_other(&mut self, p: &Packet) {
-        match p.kind {
-            PacketKind::Data | PacketKind::Ack => unreachable!("handled by deliver"),
-            PacketKind::Datagram => {
-                let s = &mut self.sources[p.owner as usize];
-                s.on_delivered(self.now, p.size);
-            }
-            PacketKind::Syn => self.on_syn(p),
-            PacketKind::SynAck => {
-                let now = self.now;
-                self.flows[p.owner as usize].sender.on_syn_ack(now, p.tx_time, p.retransmit);
-                self.after_sender(p.owner);
-            }
-        }
-    }
-
-    /// The SYN: header only (ns-2 tcpip_base_hdr_size_, tcp/tcp.cc:716), the size of the flow's ACKs.
-    #[cold]
-    fn send_syn(&mut self, f: u32, retransmit: bool) {
-        let now = self.now;
-        let fl = &self.flows[f as usize];
-        self.send_new(Packet {
-            kind: PacketKind::Syn,
-            owner: f,
-            route: fl.fwd_route,
-            hop: 0,
-            retransmit,
-            size: fl.ack_size,
-            seq: 0,
-            tx_time: now,
-            first_sent: now,
-            inflight_at_send: 1,
-            rcv_arrival: 0,
-            rcv_leave: 0,
-        });
-    }
-
-    /// The receiver answers a SYN at once (ns-2 TCPSink `SYN_immediate_ack_ true`, ns-default.tcl:1081),
-    /// echoing its send time. The SYN is not data: the receiver's counters do not see it.
-    #[cold]
-    fn on_syn(&mut self, p: &Packet) {
-        let now = self.now;
-        let fl = &self.flows[p.owner as usize];
-        self.send_new(Packet {
-            kind: PacketKind::SynAck,
-            owner: p.owner,
-            route: fl.rev_route,
-            hop: 0,
-            retransmit: p.retransmit,
-            size: fl.ack_size,
-            seq: 0,
-            tx_time: p.tx_time,
-            first_sent: 0,
-            inflight_at_send: 1,
-            rcv_arrival: now.wrapping_add(fl.rcv_clock_offset as u64),
-            rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
-        });
-    }
-
-    fn on_data(&mut self, p: &Packet) {
-        let now = self.now;
-        let f = p.owner;
-        self.recorder.touch_received(f);
-        let fl = &mut self.flows[f as usize];
-        let echo = Echo {
-            tx_time: p.tx_time,
-            inflight_at_send: p.inflight_at_send,
-            retransmit: p.retransmit,
-            arrival: now,
-        };
-        let decision = fl.receiver.on_data(now, p.seq, p.size, echo);
-        fl.app.on_arrival(p.seq, p.first_sent, now);
-        if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {
-            fl.received_all_at = Some(now);
-            fl.close_window(false);
-        }
-        match decision {
-            AckDecision::Now => self.send_ack(f),
-            AckDecision::Delay(t) => {
-                if let Some(t) = lazy_timer::arm(&mut fl.receiver.delack_event_pending, Some(t)) {
-                    self.queue.schedule(t, Event::DelayedAck(f));
-                }
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn send_ack(&mut self, f: u32) {
-        let now = self.now;
-        let fl = &mut self.flows[f as usize];
-        // SACK blocks travel beside the packet: the ACK carries their serial and their size.
-        let (serial, sack_bytes) = if fl.sack_log.is_some() { record_sack(fl) } else { (0, 0) };
-        let fl = &self.flows[f as usize];
-        let echo = fl.receiver.echo;
-        self.send_new(Packet {
-            kind: PacketKind::Ack,
-            owner: f,
-            route: fl.rev_route,
-            hop: 0,
-            retransmit: echo.retransmit,
-            size: fl.ack_size + sack_bytes,
-            seq: fl.receiver.rcv_nxt,
-            tx_time: echo.tx_time,
-            first_sent: serial,
-            inflight_at_send: echo.inflight_at_send,
-            // The receiver's clock runs `rcv_clock_offset` ahead of the sender's (wrapping arithmetic keeps
-            // negative offsets exact); ALT must work without knowing it.
-            rcv_arrival: echo.arrival.wrapping_add(fl.rcv_clock_offset as u64),
-            rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
-        });
-    }
-
-    fn on_ack(&mut self, p: &Packet) {
-        let now = self.now;
-        if self.flows[p.owner as usize].sack_log.is_some() {
-            on_sack_ack(&mut self.flows[p.owner as usize], now, p);
-            self.after_sender(p.owner);
-            return;
-        }
-        let input = ack_input(p);
-        self.flows[p.owner as usize].sender.on_ack(now, &input, &[]);
-        self.after_sender(p.owner);
-    }
-
-    /// Transmits what the sender queued and keeps its RTO event scheduled. Every event that changes a
-    /// sender's state ends here (which is what tells the recorder to read it again).
-    fn after_sender(&mut self, f: u32) {
-        let now = self.now;
-        self.recorder.touch(f);
-        let mut i = 0;
-        while let Some(&tx) = self.flows[f as usize].sender.txq.get(i) {
-            i += 1;
-            let fl = &self.flows[f as usize];
-            self.send_new(Packet {
-                kind: PacketKind::Data,
-                owner: f,
-                route: fl.fwd_route,
-                hop: 0,
-                retransmit: tx.retransmit,
-                size: fl.packet_size,
-                seq: tx.seq,
-                tx_time: now,
-                first_sent: tx.first_sent,
-                inflight_at_send: tx.inflight_at_send,
-                rcv_arrival: 0,
-                rcv_leave: 0,
-            });
-        }
-        let s = &mut self.flows[f as usize].sender;
-        s.txq.clear();
-        if let Some(d) = lazy_timer::arm_at(&mut s.rto_event_at, s.rto_deadline) {
-            self.queue.schedule(d, Event::Rto(f));
-        }
-        if let Some(p) = &mut s.pacer {
-            if let Some(t) = lazy_timer::arm_at(&mut p.event_at, p.wakeup) {
-                self.queue.schedule(t, Event::Pace(f));
-            }
-        }
-    }
-
-    /// A paced flow's timer: send what the pacer now allows, or re-arm at the wake-up time if that moved.
-    fn on_pace(&mut self, f: u32) {
-        let now = self.now;
-        let s = &mut self.flows[f as usize].sender;
-        let Some(p) = &mut s.pacer else { return };
-        match lazy_timer::fire_at(&mut p.event_at, p.wakeup, now) {
-            Fired::Cleared | Fired::Stale => {}
-            Fired::Later(t) => self.queue.schedule(t, Event::Pace(f)),
-            Fired::Due => {
-                s.try_send(now);
-                self.after_sender(f);
-            }
-        }
-    }
-
-    fn on_rto(&mut self, f: u32) {
-        let now = self.now;
-        let s = &mut self.flows[f as usize].sender;
-        match lazy_timer::fire_at(&mut s.rto_event_at, s.rto_deadline, now) {
-            Fired::Cleared | Fired::Stale => {}
-            Fired::Later(d) => self.queue.schedule(d, Event::Rto(f)),
-            Fired::Due => {
-                s.on_rto_timer(now);
-                // A SYN leaves only at the start and on a timeout.
-                if let Some(retransmit) = s.syn_tx.take() {
-                    self.send_syn(f, retransmit);
-                }
-                self.after_sender(f);
-            }
-        }
-    }
-
-    fn on_delayed_ack(&mut self, f: u32) {
-        let now = self.now;
-        let r = &mut self.flows[f as usize].receiver;
-        r.delack_event_pending = false;
-        if r.on_delack_timer(now) {
-            self.send_ack(f);
-        } else if let Some(d) = lazy_timer::arm(&mut r.delack_event_pending, r.delack_deadline) {
-            self.queue.schedule(d, Event::DelayedAck(f));
-        }
-    }
-
-    fn on_cc_tick(&mut self, f: u32) {
-        let now = self.now;
-        let fl = &mut self.flows[f as usize];
-        fl.sender.cc.on_tick(now);
-        match fl.sender.cc.tick_interval() {
-            Some(iv) => self.queue.schedule(now + iv.max(1), Event::CcTick(f)),
-            None => fl.tick_pending = false,
-        }
-        self.flows[f as usize].sender.try_send(now);
-        self.after_sender(f);
-    }
-
-    fn on_source(&mut self, s: u32) {
-        let now = self.now;
-        let src = &mut self.sources[s as usize];
-        let (send, next) = src.fire(now);
-        let (route, size) = (src.route, src.size);
-        if let Some(t) = next {
-            self.queue.schedule(t, Event::Source(s));
-        }
-        if send {
-            self.send_new(Packet {
-                kind: PacketKind::Datagram,
-                owner: s,
-                route,
-                hop: 0,
-                retransmit: false,
-                size,
-                seq: 0,
-                tx_time: now,
-                first_sent: now,
-                inflight_at_send: 0,
-                rcv_arrival: 0,
-                rcv_leave: 0,
-            });
-        }
-    }
-
-    fn on_sample(&mut self) {
-        let now = self.now;
-        self.recorder.sample(now, &self.flows, &self.links, &self.sources);
-        self.next_sample += 1;
-        let t =
-            (self.next_sample as u128 * self.scenario.sample_interval as u128).min(u64::MAX as u128) as Time;
-        if t <= self.end {
-            self.queue.schedule(t, Event::Sample);
-        }
-    }
-
-    fn on_scenario_event(&mut self, i: u32) {
-        let now = self.now;
-        let ev = self.scenario.events[i as usize].clone();
-        match ev.kind {
-            EventKind::Reroute { flow, .. } => {
-                let (fwd, rev) = self.event_routes[i as usize];
-                let fl = &mut self.flows[flow as usize];
-                if let Some(r) = fwd {
-                    fl.fwd_route = r;
-                }
-                if let Some(r) = rev {
-                    fl.rev_route = r;
-                }
-            }
-            EventKind::Link { link, dirs, bandwidth_bps, delay, loss, up } => {
-                for (d, on) in dirs.iter().enumerate() {
-                    if !on {
-                        continue;
-                    }
-                    let di = dir_index(link, d as u8) as usize;
-                    if let Some(b) = bandwidth_bps {
-                        self.links[di].set_rate(now, b);
-                    }
-                    if let Some(dl) = delay {
-                        self.links[di].set_delay(now, dl);
-                    }
-                    if let Some(p) = loss {
-                        self.links[di].loss = p;
-                    }
-                    match up {
-                        Some(false) if self.links[di].up => {
-                            for _ in self.links[di].take_down(now) {
-                                self.drop_packet();
-                            }
-                        }
-                        Some(true) => self.links[di].up = true,
-                        _ => {}
-                    }
-                }
-            }
-        }
     }
 
     /// Packets now in the network (sent, not yet delivered or dropped): they all sit on links.

@@ -2,19 +2,23 @@
 //! fast retransmit, Reno/NewReno recovery with partial ACKs (ns-2 tcp-newreno.cc, RFC 6582), SACK
 //! recovery as ns-2's Agent/TCP/Sack1 (tcp-sack1.cc) and the ns-2 FAST module's own recovery
 //! (tcp-fast.cc), the retransmission timer (ns-2's or RFC 6298's, `rto.rs`) and go-back-N after a timeout
-//! (as ns-2's one-way TCP agents do). The congestion-control algorithm sizes the window; this file decides
-//! which packets leave and when recovery starts and ends.
+//! (as ns-2's one-way TCP agents do). The congestion-control algorithm sizes the window; the sender decides
+//! which packets leave and when recovery starts and ends. The two SACK recoveries are in
+//! `sender/sack_recovery.rs`, the counters in `stats.rs`.
 
 use super::convergence::ConvergenceTracker;
 use super::deque::shrink_when_mostly_empty;
 use super::pacing::Pacer;
 use super::rate_sample::RateSampler;
 use super::rto::Rto;
-use super::sack::Scoreboard;
+use super::stats::SenderStats;
 use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent, Recovery};
 use crate::model::{PartialTimer, RecoverGuard, TransportConfig};
 use crate::time::{as_f64, Time};
+use sack_recovery::SackSender;
 use std::collections::VecDeque;
+
+mod sack_recovery;
 
 /// A data packet the sender wants transmitted now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,8 +55,6 @@ pub struct Sender {
     pub app_stopped: bool,
     /// The flow has started (before that nothing is sent).
     pub started: bool,
-    /// The window average is being accumulated (from start until completion or the end of the run).
-    active: bool,
     dupacks: u32,
     dupack_threshold: u32,
     pub in_recovery: bool,
@@ -101,8 +103,8 @@ pub struct Sender {
     pub txq: Vec<TxRequest>,
     /// First transmission time of every unacknowledged sequence number, indexed from snd_una.
     first_sent: VecDeque<Time>,
-    last_new_ack: Option<Time>,
     pub convergence: ConvergenceTracker,
+    /// Counters and statistics (`stats.rs`): measurement, kept apart from the protocol's state.
     pub stats: SenderStats,
     /// Only for algorithms that pace (`pacing.rs`); None costs one branch per send attempt.
     pub pacer: Option<Pacer>,
@@ -128,45 +130,6 @@ pub struct Handshake {
     pub retransmitted: bool,
 }
 
-/// Sack1/FAST state (tcp-sack1.cc, tcp-fast.cc): scoreboard, pipe_, next_pkt_, timeout_, send times.
-#[derive(Debug, Default)]
-struct SackSender {
-    sb: Scoreboard,
-    pipe: i64,
-    next_pkt: u64,
-    /// ns-2 timeout_: after a timeout duplicate ACKs are ignored until a new ACK.
-    after_timeout: bool,
-    /// Latest retransmission time of unacknowledged packets (with `first_sent`, FAST's sendtime_).
-    last_retx: std::collections::BTreeMap<u64, Time>,
-}
-
-impl SackSender {
-    #[cold]
-    #[inline(never)]
-    fn note_retransmit(&mut self, seq: u64, now: Time) {
-        self.last_retx.insert(seq, now);
-    }
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct SenderStats {
-    pub pkts_sent: u64,
-    pub retransmits: u64,
-    pub fast_retransmits: u64,
-    pub timeouts: u64,
-    pub rtt_samples: u64,
-    pub rtt_sum_ns: f64,
-    pub rtt_min: Option<Time>,
-    pub last_rtt: Option<Time>,
-    /// ∫ cwnd dt over the active time, packets·ns.
-    pub cwnd_integral: f64,
-    pub cwnd_since: Time,
-    pub completed_at: Option<Time>,
-    /// Latest inter-ACK delay of new ACKs, and its change from the one before (IPD jitter).
-    pub ipd: Option<Time>,
-    pub ipd_jitter: Option<Time>,
-}
-
 impl Sender {
     pub fn new(cc: Box<dyn CongestionControl>, cfg: &TransportConfig, limit: Option<u64>) -> Sender {
         let recovery = cc.recovery();
@@ -185,7 +148,6 @@ impl Sender {
             limit,
             app_stopped: false,
             started: false,
-            active: false,
             dupacks: 0,
             dupack_threshold: cfg.dupack_threshold,
             in_recovery: false,
@@ -215,7 +177,6 @@ impl Sender {
             rto_event_at: None,
             txq: Vec::with_capacity(4),
             first_sent: VecDeque::new(),
-            last_new_ack: None,
             rate: cc.wants_rate_samples().then(|| Box::new(RateSampler::new())),
             convergence: ConvergenceTracker::default(),
             stats: SenderStats::default(),
@@ -263,18 +224,15 @@ impl Sender {
         self.limit.is_some_and(|l| self.snd_una >= l)
     }
 
+    /// Adds the window since the last change to the window average (`stats.rs`).
     fn account_cwnd(&mut self, now: Time) {
-        if self.active {
-            let dt = now.saturating_sub(self.stats.cwnd_since) as f64;
-            self.stats.cwnd_integral += self.cc.window() * dt;
-        }
-        self.stats.cwnd_since = now;
+        let cc = &self.cc;
+        self.stats.account_cwnd(now, || cc.window());
     }
 
     pub fn start(&mut self, now: Time) {
         self.started = true;
-        self.active = true;
-        self.stats.cwnd_since = now;
+        self.stats.start(now);
         if self.syn {
             self.send_syn(now, false);
         }
@@ -319,7 +277,7 @@ impl Sender {
     /// Ends accounting of the window average (at the end of the run or when the transfer completes).
     pub fn finish_accounting(&mut self, now: Time) {
         self.account_cwnd(now);
-        self.active = false;
+        self.stats.stop_average();
     }
 
     fn transmit(&mut self, now: Time, seq: u64, retransmit: bool) {
@@ -347,9 +305,8 @@ impl Sender {
             inflight_at_send: inflight_at_send.min(u32::MAX as u64) as u32,
             first_sent,
         });
-        self.stats.pkts_sent += 1;
+        self.stats.on_transmit(retransmit);
         if retransmit {
-            self.stats.retransmits += 1;
             if let Some(sk) = &mut self.sk {
                 sk.note_retransmit(seq, now);
             }
@@ -632,13 +589,7 @@ impl Sender {
             }
         }
         self.snd_una = a.ack;
-        // Inter-ACK delay of new ACKs (P003's IPD; duplicates are ignored).
-        if let Some(last) = self.last_new_ack {
-            let ipd = now - last;
-            self.stats.ipd_jitter = self.stats.ipd.map(|prev| ipd.abs_diff(prev));
-            self.stats.ipd = Some(ipd);
-        }
-        self.last_new_ack = Some(now);
+        self.stats.on_new_ack(now);
         if self.snd_nxt < self.snd_una {
             self.snd_nxt = self.snd_una;
         }
@@ -648,10 +599,7 @@ impl Sender {
             self.rto.on_partial_ack(a.ack, plain_rtt);
         }
         if let Some(r) = plain_rtt {
-            self.stats.rtt_samples += 1;
-            self.stats.rtt_sum_ns += r as f64;
-            self.stats.rtt_min = Some(self.stats.rtt_min.map_or(r, |m| m.min(r)));
-            self.stats.last_rtt = Some(r);
+            self.stats.on_rtt_sample(r);
         }
         self.dupacks = 0;
         let rate = match &mut self.rate {
@@ -682,8 +630,7 @@ impl Sender {
 
     fn complete(&mut self, now: Time) {
         self.rto_deadline = None;
-        if self.stats.completed_at.is_none() {
-            self.stats.completed_at = Some(now);
+        if self.stats.record_completion(now) {
             self.finish_accounting(now);
         }
     }
@@ -695,7 +642,7 @@ impl Sender {
     /// once; delaycc always does, so a lost retransmission is not fast-retransmitted twice).
     fn enter_recovery(&mut self, now: Time, early: bool) {
         self.account_cwnd(now);
-        self.stats.fast_retransmits += 1;
+        self.stats.on_fast_retransmit();
         self.convergence.on_loss(now, self.cc.window());
         let inflight = self.max_sent - self.snd_una;
         let loss = LossEvent { now, inflight, lost_was_retransmit: false };
@@ -725,207 +672,6 @@ impl Sender {
         self.rto_deadline = Some(now + self.rto.rto());
     }
 
-    /// An ACK of a flow in Sack1 or FAST mode (tcp/tcp-sack1.cc:95 recv, tcp/tcp-fast.cc:411 recv).
-    /// Out of line: it keeps the common path of `on_ack` small.
-    #[inline(never)]
-    fn on_ack_sack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
-        let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
-        let sk = self.sk.as_mut().expect("sack state");
-        if !self.in_recovery {
-            if a.ack > self.snd_una {
-                self.firstpartial = false;
-                sk.after_timeout = false;
-                sk.sb.clear();
-                self.new_ack(now, a, plain_rtt, false, true);
-                if self.done() {
-                    return self.complete(now);
-                }
-                self.rto_deadline =
-                    if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
-                if self.convergence.watching() {
-                    let rtt = self.rto.srtt().unwrap_or(0);
-                    self.convergence.on_ack(now, self.cc.window(), rtt);
-                }
-                self.try_send(now);
-            } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
-                self.cc.on_dupack(now);
-                if let Some(r) = &mut self.rate {
-                    r.on_dupack(now, self.max_sent - self.snd_una);
-                }
-                if sk.after_timeout {
-                    return;
-                }
-                sk.sb.update(self.snd_una, sack);
-                // A duplicate ACK counts only if its SACK blocks tell something new.
-                if sk.sb.changed() {
-                    self.dupacks += 1;
-                    if self.dupacks == self.dupack_threshold {
-                        if self.fast_retransmit_allowed() {
-                            self.enter_recovery_sack(now);
-                        }
-                    } else if self.dupacks < self.dupack_threshold && self.limited_transmit {
-                        self.send_one(now);
-                    }
-                }
-            }
-            return;
-        }
-        // Fast recovery.
-        sk.pipe -= 1;
-        if a.ack > self.recover {
-            self.in_recovery = false;
-            sk.after_timeout = false;
-            sk.sb.clear();
-            self.new_ack(now, a, plain_rtt, true, true);
-            self.cc.on_recovery_exit(now, self.inflight());
-            if self.done() {
-                return self.complete(now);
-            }
-            self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
-        } else if a.ack > self.snd_una {
-            self.new_ack(now, a, plain_rtt, true, false);
-            let sk = self.sk.as_mut().expect("sack state");
-            sk.sb.update(self.snd_una, sack);
-            if self.partial_ack {
-                // partial_ack_action(): two packets, the next unSACKed ones from next_pkt_.
-                self.partial_ack_action(now);
-                self.sk.as_mut().expect("sack state").pipe += 1;
-                if !self.firstpartial {
-                    self.rto_deadline = Some(now + self.rto.rto());
-                    self.rto.reset_backoff();
-                    self.firstpartial = true;
-                }
-            } else {
-                self.sk.as_mut().expect("sack state").pipe -= 1;
-                self.rto_deadline = Some(now + self.rto.rto());
-                self.rto.reset_backoff();
-            }
-        } else if a.ack == self.snd_una {
-            self.cc.on_dupack(now);
-            if !sk.after_timeout {
-                sk.sb.update(self.snd_una, sack);
-                if sk.sb.changed() && self.dupacks > 0 {
-                    self.dupacks += 1;
-                }
-            }
-        }
-        self.try_send(now);
-    }
-
-    /// `dupack_action()`'s sack_action (tcp/tcp-sack1.cc:327, tcp/tcp-fast.cc:639).
-    fn enter_recovery_sack(&mut self, now: Time) {
-        self.account_cwnd(now);
-        self.stats.fast_retransmits += 1;
-        self.convergence.on_loss(now, self.cc.window());
-        let inflight = self.max_sent - self.snd_una;
-        self.recover = self.max_sent - 1;
-        self.set_guard();
-        let sk = self.sk.as_mut().expect("sack state");
-        // pipe_ = maxseq_ - highest_ack_ - numdupacks_ (LimTransmitFix_ false).
-        sk.pipe = inflight as i64 - self.dupack_threshold as i64;
-        sk.sb.mark_retran(self.snd_una);
-        self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
-        self.in_recovery = true;
-        self.firstpartial = false;
-        self.rto.stop_timing();
-        self.rto_deadline = Some(now + self.rto.rto());
-        self.transmit(now, self.snd_una, true);
-    }
-
-    fn partial_ack_action(&mut self, now: Time) {
-        let sk = self.sk.as_mut().expect("sack state");
-        if sk.next_pkt < self.snd_una {
-            sk.next_pkt = self.snd_una;
-        }
-        for _ in 0..2 {
-            let sk = self.sk.as_mut().expect("sack state");
-            if let Some(n) = sk.sb.next_unacked(sk.next_pkt) {
-                if n > sk.next_pkt {
-                    sk.next_pkt = n;
-                }
-            }
-            let seq = sk.next_pkt;
-            sk.sb.mark_retran(seq);
-            sk.next_pkt += 1;
-            if seq >= self.max_sent && !self.has_new_data() {
-                break;
-            }
-            if self.snd_nxt <= seq {
-                self.snd_nxt = seq + 1;
-            }
-            if seq >= self.max_sent {
-                self.rto.on_send_new(seq, now);
-            }
-            self.transmit(now, seq, seq < self.max_sent);
-            self.max_sent = self.max_sent.max(seq + 1);
-        }
-    }
-
-    /// `send_much()` of Sack1 and FAST (tcp/tcp-sack1.cc:422, tcp/tcp-fast.cc:745): outside recovery
-    /// the window limits; in recovery pipe_ < cwnd_, holes first (and for FAST, first of all a packet
-    /// unacknowledged for `stale_after()`), then new data within the receiver's window.
-    #[inline(never)]
-    fn send_much_sack(&mut self, now: Time) {
-        let stale_after =
-            if self.mode == Mode::Fast && self.in_recovery { self.cc.stale_after() } else { None };
-        let mut wakeup = None;
-        loop {
-            // A paced flow also waits for its pacer (ns-2's agents do not pace; see docs, Pacing).
-            if let Some(p) = &self.pacer {
-                if !p.ready(now) {
-                    wakeup = Some(p.next_send());
-                    break;
-                }
-            }
-            let cwnd = self.effective_window_no_rwnd();
-            let sk = self.sk.as_mut().expect("sack state");
-            let open = if self.in_recovery {
-                sk.pipe < cwnd as i64
-            } else {
-                self.snd_nxt < self.snd_una + cwnd.min(self.rwnd)
-            };
-            if !open {
-                break;
-            }
-            let mut xmit = None;
-            if let Some(stale) = stale_after {
-                // The evident intent of tcp-fast.cc:768 (GetNextUnacked(last_ack_) as written returns
-                // the last *acknowledged* packet): resend the oldest unacknowledged packet if it has
-                // been out for longer than `stale_after`.
-                if let Some(u) = sk.sb.next_unacked(self.snd_una) {
-                    let idx = (u - self.snd_una) as usize;
-                    let last = sk.last_retx.get(&u).copied().or_else(|| self.first_sent.get(idx).copied());
-                    if u < self.max_sent && last.is_some_and(|t| now.saturating_sub(t) > stale) {
-                        xmit = Some(u);
-                    }
-                }
-            }
-            let xmit = xmit.or_else(|| if self.in_recovery { sk.sb.next_retran() } else { None });
-            match xmit {
-                Some(seq) if seq < self.snd_una + self.rwnd => {
-                    sk.sb.mark_retran(seq);
-                    if self.in_recovery {
-                        sk.pipe += 1;
-                    }
-                    self.transmit(now, seq, true);
-                }
-                Some(_) => break,
-                None => {
-                    let limit = if self.in_recovery { self.rwnd } else { cwnd.min(self.rwnd) };
-                    if self.snd_nxt >= self.snd_una + limit || !self.send_next(now) {
-                        break;
-                    }
-                    if self.in_recovery {
-                        self.sk.as_mut().expect("sack state").pipe += 1;
-                    }
-                }
-            }
-        }
-        if let Some(p) = &mut self.pacer {
-            p.wakeup = wakeup;
-        }
-    }
-
     /// The RTO event fired. Returns true if it was a real timeout (not a stale or rescheduled timer).
     pub fn on_rto_timer(&mut self, now: Time) -> bool {
         match self.rto_deadline {
@@ -938,7 +684,7 @@ impl Sender {
             // packet in flight does the same to the algorithm's window.
             let _ = h;
             self.account_cwnd(now);
-            self.stats.timeouts += 1;
+            self.stats.on_timeout();
             self.cc.on_timeout(now, 1);
             self.rto.on_timeout(true);
             self.send_syn(now, true);
@@ -949,7 +695,7 @@ impl Sender {
             return false;
         }
         self.account_cwnd(now);
-        self.stats.timeouts += 1;
+        self.stats.on_timeout();
         self.convergence.on_timeout();
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_timeout(now, inflight);

@@ -11,7 +11,7 @@ pub fn run(text: &str) -> Simulation {
         .unwrap_or_else(|e| panic!("invalid scenario:\n{}", e.join("\n")));
     sc.max_samples = (sc.duration / sc.sample_interval + 1) as usize;
     let mut sim = Simulation::new(sc);
-    sim.recorder.verify_untouched = true;
+    sim.recorder_mut().verify_untouched = true;
     sim.run(|_| true);
     sim
 }
@@ -19,17 +19,17 @@ pub fn run(text: &str) -> Simulation {
 /// The recorded values of one series.
 pub fn series(sim: &Simulation, id: &str, metric: &str) -> Vec<f64> {
     let i = sim
-        .recorder
+        .recorder()
         .series
         .iter()
         .position(|s| s.id == id && s.metric == metric)
         .unwrap_or_else(|| panic!("no series {id} {metric}"));
-    sim.recorder.values.to_vec(i)
+    sim.recorder().values.to_vec(i)
 }
 
 /// Packets are conserved: everything sent was delivered, dropped, or is still on a link.
 pub fn assert_conserved(sim: &Simulation) {
-    let c = sim.counts;
+    let c = sim.counts();
     assert_eq!(c.sent, c.delivered + c.dropped + c.in_flight, "conservation: {c:?}");
     assert_eq!(c.in_flight, sim.packets_on_links(), "packets in flight must all sit on links");
 }

@@ -2,8 +2,8 @@
 //! what broke, so property tests can report it next to the scenario.
 #![allow(dead_code)]
 
-use delaycc_sim::measure::summary_json;
 use delaycc_sim::model::{Buffer, EventKind, Scenario};
+use delaycc_sim::sim::summary_json;
 use delaycc_sim::{Outcome, Simulation};
 use serde_json::Value;
 use std::time::{Duration, Instant};
@@ -17,15 +17,15 @@ const RATE_TOLERANCE: f64 = 1e-6;
 pub fn run(sc: Scenario, limit: Duration) -> Result<Simulation, String> {
     let t0 = Instant::now();
     let mut sim = Simulation::new(sc);
-    sim.recorder.verify_untouched = true;
+    sim.recorder_mut().verify_untouched = true;
     match sim.run(|_| t0.elapsed() < limit) {
         Outcome::Completed => Ok(sim),
-        Outcome::EventBudget if sim.scenario.limits.max_events == Some(sim.events_processed) => Ok(sim),
+        Outcome::EventBudget if sim.scenario().limits.max_events == Some(sim.events_processed()) => Ok(sim),
         Outcome::Interrupted => Err(format!("the run took more than {limit:?} of wall time")),
         stop => Err(format!(
             "the run stopped early: {:?} after {} events",
             sim.stop_message(stop),
-            sim.events_processed
+            sim.events_processed()
         )),
     }
 }
@@ -43,7 +43,7 @@ pub fn check(sim: &Simulation) -> Result<(), String> {
 
 /// sent = delivered + dropped + in flight, and everything in flight sits on a link.
 pub fn conservation(sim: &Simulation) -> Result<(), String> {
-    let c = sim.counts;
+    let c = sim.counts();
     if c.sent != c.delivered + c.dropped + c.in_flight {
         return Err(format!("packets not conserved: {c:?}"));
     }
@@ -56,11 +56,11 @@ pub fn conservation(sim: &Simulation) -> Result<(), String> {
 
 /// Sample times are strictly increasing and inside (0, duration].
 pub fn times_increase(sim: &Simulation) -> Result<(), String> {
-    let t = &sim.recorder.times;
+    let t = &sim.recorder().times;
     if let Some(w) = t.windows(2).find(|w| w[1] <= w[0]) {
         return Err(format!("sample times do not increase: {} then {}", w[0], w[1]));
     }
-    let end = sim.scenario.duration as f64 / 1e9;
+    let end = sim.scenario().duration as f64 / 1e9;
     match (t.first(), t.last()) {
         (Some(&a), Some(&b)) if a <= 0.0 || b > end * (1.0 + 1e-12) => {
             Err(format!("samples span [{a}, {b}] outside (0, {end}]"))
@@ -72,13 +72,13 @@ pub fn times_increase(sim: &Simulation) -> Result<(), String> {
 /// Every queue sample of a packet-counted buffer is at most its capacity.
 pub fn queues_within_buffers(sim: &Simulation) -> Result<(), String> {
     for (k, s) in
-        sim.recorder.series.iter().enumerate().filter(|(_, s)| s.kind == "link" && s.metric == "queue_pkts")
+        sim.recorder().series.iter().enumerate().filter(|(_, s)| s.kind == "link" && s.metric == "queue_pkts")
     {
         let (id, dir) = s.id.rsplit_once(':').ok_or_else(|| format!("odd link series name {}", s.id))?;
-        let link = sim.scenario.links.iter().find(|l| l.id == id).ok_or_else(|| format!("no link {id}"))?;
+        let link = sim.scenario().links.iter().find(|l| l.id == id).ok_or_else(|| format!("no link {id}"))?;
         let d = usize::from(dir == "b->a");
         if let Buffer::Packets(cap) = link.dir[d].buffer {
-            if let Some((i, q)) = sim.recorder.values.series(k).enumerate().find(|(_, q)| *q > cap as f64) {
+            if let Some((i, q)) = sim.recorder().values.series(k).enumerate().find(|(_, q)| *q > cap as f64) {
                 return Err(format!("{}: queue {q} > buffer {cap} at sample {i}", s.id));
             }
         }
@@ -89,10 +89,10 @@ pub fn queues_within_buffers(sim: &Simulation) -> Result<(), String> {
 /// Every flow's window is finite and positive at every sample.
 pub fn windows_finite_positive(sim: &Simulation) -> Result<(), String> {
     for (k, s) in
-        sim.recorder.series.iter().enumerate().filter(|(_, s)| s.kind == "flow" && s.metric == "cwnd_pkts")
+        sim.recorder().series.iter().enumerate().filter(|(_, s)| s.kind == "flow" && s.metric == "cwnd_pkts")
     {
         if let Some((i, w)) =
-            sim.recorder.values.series(k).enumerate().find(|(_, w)| !(w.is_finite() && *w > 0.0))
+            sim.recorder().values.series(k).enumerate().find(|(_, w)| !(w.is_finite() && *w > 0.0))
         {
             return Err(format!("flow {}: cwnd {w} at sample {i}", s.id));
         }
@@ -105,7 +105,7 @@ pub fn windows_finite_positive(sim: &Simulation) -> Result<(), String> {
 /// time, so this holds exactly, up to rounding. A rerouted flow may briefly receive over its old and its
 /// new path at once (the old path's queue drains), so its bound is the sum over the paths it used.
 pub fn throughput_within_capacity(sim: &Simulation) -> Result<(), String> {
-    let sc = &sim.scenario;
+    let sc = sim.scenario();
     let summary = summary_json(sim, Outcome::Completed, 0.0);
     let rows = summary["flows"].as_array().ok_or("summary has no flows")?;
     for (i, (f, row)) in sc.flows.iter().zip(rows).enumerate() {
@@ -140,7 +140,7 @@ pub fn throughput_within_capacity(sim: &Simulation) -> Result<(), String> {
 /// payload than it carries, no round trip is shorter than the path's propagation delay, links are busy
 /// between 0 and 100 % of the time and their queues stay within their buffers.
 pub fn summary_consistent(sim: &Simulation) -> Result<(), String> {
-    let sc = &sim.scenario;
+    let sc = sim.scenario();
     let summary = summary_json(sim, Outcome::Completed, 0.0);
     let num = |v: &Value, key: &str| v[key].as_f64();
     let flows = summary["flows"].as_array().ok_or("summary has no flows")?;

@@ -1,11 +1,11 @@
-//! A congestion-controlled flow inside the simulation: its sender, its receiver, and the routes its data
-//! and ACKs take.
+//! A congestion-controlled flow: its sender, its receiver, the receiving application, and the routes its
+//! data and ACKs take.
 
+use super::delivery::AppDelivery;
+use super::sack::SackLog;
+use super::{Receiver, Sender};
 use crate::model::FlowSpec;
 use crate::time::Time;
-use crate::transport::delivery::AppDelivery;
-use crate::transport::sack::SackLog;
-use crate::transport::{Receiver, Sender};
 
 pub struct Flow {
     pub sender: Sender,

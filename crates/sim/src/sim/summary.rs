@@ -1,9 +1,11 @@
 //! The end-of-run summary (`summary.json`), exactly the fields of `spec/scenario-format.md` §Outputs plus
-//! a few documented additions.
+//! a few documented additions. It lives with the simulation because it reports on the whole run (how it
+//! ended, its budgets, its packet counts) as well as on each flow, link and source.
 
-use super::recorder::link_dir_name;
-use crate::sim::{Outcome, Simulation};
+use super::{Outcome, Simulation};
+use crate::measure::recorder::link_dir_name;
 use crate::time::{secs, Time};
+use crate::transport::Flow;
 use serde_json::{json, Value};
 
 /// Jain's fairness index of the values, or None for an empty list or all zeros.
@@ -31,7 +33,7 @@ fn finite_or_null(x: f64) -> Value {
 
 /// Per-stream delivery of a multistream flow (empty for a single stream, where the flow's own fields say it).
 /// Goodput counts the messages delivered within the active time, like the flow's.
-fn stream_stats(fl: &crate::sim::Flow, active_s: f64) -> Value {
+fn stream_stats(fl: &Flow, active_s: f64) -> Value {
     if fl.app.n_streams() < 2 {
         return json!([]);
     }
@@ -67,7 +69,7 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
         let active = active_end.saturating_sub(fl.start);
         let active_s = secs(active);
         let per_s = |bits: f64| if active_s > 0.0 { bits / active_s } else { 0.0 };
-        // Only what arrived within the active time counts (flow.rs, ActiveWindow): rates over a window
+        // Only what arrived within the active time counts (`transport/flow.rs`, `ActiveWindow`): rates over a window
         // can then never exceed the path's capacity.
         let throughput = per_s(fl.window_bits() as f64);
         let window_bytes = fl.window_delivered().iter().sum::<u64>() * fl.payload as u64;

@@ -1,11 +1,13 @@
-//! One-call entry point: run a validated scenario and collect its summary and time series.
+//! What a run gives back, and the one-call entry point that produces it: run a validated scenario and
+//! collect its summary, time series and counts.
 
-use crate::measure::{summary_json, Series, SeriesStore};
+use super::{summary_json, Outcome, PacketCounts, Simulation};
+use crate::measure::{Series, SeriesStore};
 use crate::model::Scenario;
-use crate::sim::{Outcome, PacketCounts, Simulation};
 use crate::time::Time;
 use std::time::Instant;
 
+/// The results of one run, taken out of the simulation.
 pub struct RunResult {
     pub summary: serde_json::Value,
     pub times: Vec<f64>,

@@ -1,0 +1,233 @@
+//! The SACK recoveries: ns-2's Agent/TCP/Sack1 (tcp/tcp-sack1.cc) and the ns-2 FAST module's own
+//! (tcp/tcp-fast.cc), with their scoreboard, pipe and send loop. The sender enters here for every ACK and
+//! every send attempt of a flow in `Mode::Sack1` or `Mode::Fast`; the rest of the sender (the window, the
+//! RTO, `new_ack`, `transmit`) is shared with the other modes.
+
+use super::{AckInput, Mode, Sender};
+use crate::cc::LossEvent;
+use crate::time::Time;
+use crate::transport::sack::Scoreboard;
+use std::collections::BTreeMap;
+
+/// Sack1/FAST state (tcp-sack1.cc, tcp-fast.cc): scoreboard, pipe_, next_pkt_, timeout_, send times.
+#[derive(Debug, Default)]
+pub(super) struct SackSender {
+    pub(super) sb: Scoreboard,
+    pipe: i64,
+    next_pkt: u64,
+    /// ns-2 timeout_: after a timeout duplicate ACKs are ignored until a new ACK.
+    pub(super) after_timeout: bool,
+    /// Latest retransmission time of unacknowledged packets (with `first_sent`, FAST's sendtime_).
+    pub(super) last_retx: BTreeMap<u64, Time>,
+}
+
+impl SackSender {
+    #[cold]
+    #[inline(never)]
+    pub(super) fn note_retransmit(&mut self, seq: u64, now: Time) {
+        self.last_retx.insert(seq, now);
+    }
+}
+
+impl Sender {
+    /// An ACK of a flow in Sack1 or FAST mode (tcp/tcp-sack1.cc:95 recv, tcp/tcp-fast.cc:411 recv).
+    /// Out of line: it keeps the common path of `on_ack` small.
+    #[inline(never)]
+    pub(super) fn on_ack_sack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+        let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
+        let sk = self.sk.as_mut().expect("sack state");
+        if !self.in_recovery {
+            if a.ack > self.snd_una {
+                self.firstpartial = false;
+                sk.after_timeout = false;
+                sk.sb.clear();
+                self.new_ack(now, a, plain_rtt, false, true);
+                if self.done() {
+                    return self.complete(now);
+                }
+                self.rto_deadline =
+                    if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+                if self.convergence.watching() {
+                    let rtt = self.rto.srtt().unwrap_or(0);
+                    self.convergence.on_ack(now, self.cc.window(), rtt);
+                }
+                self.try_send(now);
+            } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
+                self.cc.on_dupack(now);
+                if let Some(r) = &mut self.rate {
+                    r.on_dupack(now, self.max_sent - self.snd_una);
+                }
+                if sk.after_timeout {
+                    return;
+                }
+                sk.sb.update(self.snd_una, sack);
+                // A duplicate ACK counts only if its SACK blocks tell something new.
+                if sk.sb.changed() {
+                    self.dupacks += 1;
+                    if self.dupacks == self.dupack_threshold {
+                        if self.fast_retransmit_allowed() {
+                            self.enter_recovery_sack(now);
+                        }
+                    } else if self.dupacks < self.dupack_threshold && self.limited_transmit {
+                        self.send_one(now);
+                    }
+                }
+            }
+            return;
+        }
+        // Fast recovery.
+        sk.pipe -= 1;
+        if a.ack > self.recover {
+            self.in_recovery = false;
+            sk.after_timeout = false;
+            sk.sb.clear();
+            self.new_ack(now, a, plain_rtt, true, true);
+            self.cc.on_recovery_exit(now, self.inflight());
+            if self.done() {
+                return self.complete(now);
+            }
+            self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
+        } else if a.ack > self.snd_una {
+            self.new_ack(now, a, plain_rtt, true, false);
+            let sk = self.sk.as_mut().expect("sack state");
+            sk.sb.update(self.snd_una, sack);
+            if self.partial_ack {
+                // partial_ack_action(): two packets, the next unSACKed ones from next_pkt_.
+                self.partial_ack_action(now);
+                self.sk.as_mut().expect("sack state").pipe += 1;
+                if !self.firstpartial {
+                    self.rto_deadline = Some(now + self.rto.rto());
+                    self.rto.reset_backoff();
+                    self.firstpartial = true;
+                }
+            } else {
+                self.sk.as_mut().expect("sack state").pipe -= 1;
+                self.rto_deadline = Some(now + self.rto.rto());
+                self.rto.reset_backoff();
+            }
+        } else if a.ack == self.snd_una {
+            self.cc.on_dupack(now);
+            if !sk.after_timeout {
+                sk.sb.update(self.snd_una, sack);
+                if sk.sb.changed() && self.dupacks > 0 {
+                    self.dupacks += 1;
+                }
+            }
+        }
+        self.try_send(now);
+    }
+
+    /// `dupack_action()`'s sack_action (tcp/tcp-sack1.cc:327, tcp/tcp-fast.cc:639).
+    fn enter_recovery_sack(&mut self, now: Time) {
+        self.account_cwnd(now);
+        self.stats.on_fast_retransmit();
+        self.convergence.on_loss(now, self.cc.window());
+        let inflight = self.max_sent - self.snd_una;
+        self.recover = self.max_sent - 1;
+        self.set_guard();
+        let sk = self.sk.as_mut().expect("sack state");
+        // pipe_ = maxseq_ - highest_ack_ - numdupacks_ (LimTransmitFix_ false).
+        sk.pipe = inflight as i64 - self.dupack_threshold as i64;
+        sk.sb.mark_retran(self.snd_una);
+        self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
+        self.in_recovery = true;
+        self.firstpartial = false;
+        self.rto.stop_timing();
+        self.rto_deadline = Some(now + self.rto.rto());
+        self.transmit(now, self.snd_una, true);
+    }
+
+    fn partial_ack_action(&mut self, now: Time) {
+        let sk = self.sk.as_mut().expect("sack state");
+        if sk.next_pkt < self.snd_una {
+            sk.next_pkt = self.snd_una;
+        }
+        for _ in 0..2 {
+            let sk = self.sk.as_mut().expect("sack state");
+            if let Some(n) = sk.sb.next_unacked(sk.next_pkt) {
+                if n > sk.next_pkt {
+                    sk.next_pkt = n;
+                }
+            }
+            let seq = sk.next_pkt;
+            sk.sb.mark_retran(seq);
+            sk.next_pkt += 1;
+            if seq >= self.max_sent && !self.has_new_data() {
+                break;
+            }
+            if self.snd_nxt <= seq {
+                self.snd_nxt = seq + 1;
+            }
+            if seq >= self.max_sent {
+                self.rto.on_send_new(seq, now);
+            }
+            self.transmit(now, seq, seq < self.max_sent);
+            self.max_sent = self.max_sent.max(seq + 1);
+        }
+    }
+
+    /// `send_much()` of Sack1 and FAST (tcp/tcp-sack1.cc:422, tcp/tcp-fast.cc:745): outside recovery
+    /// the window limits; in recovery pipe_ < cwnd_, holes first (and for FAST, first of all a packet
+    /// unacknowledged for `stale_after()`), then new data within the receiver's window.
+    #[inline(never)]
+    pub(super) fn send_much_sack(&mut self, now: Time) {
+        let stale_after =
+            if self.mode == Mode::Fast && self.in_recovery { self.cc.stale_after() } else { None };
+        let mut wakeup = None;
+        loop {
+            // A paced flow also waits for its pacer (ns-2's agents do not pace; see docs, Pacing).
+            if let Some(p) = &self.pacer {
+                if !p.ready(now) {
+                    wakeup = Some(p.next_send());
+                    break;
+                }
+            }
+            let cwnd = self.effective_window_no_rwnd();
+            let sk = self.sk.as_mut().expect("sack state");
+            let open = if self.in_recovery {
+                sk.pipe < cwnd as i64
+            } else {
+                self.snd_nxt < self.snd_una + cwnd.min(self.rwnd)
+            };
+            if !open {
+                break;
+            }
+            let mut xmit = None;
+            if let Some(stale) = stale_after {
+                // The evident intent of tcp-fast.cc:768 (GetNextUnacked(last_ack_) as written returns
+                // the last *acknowledged* packet): resend the oldest unacknowledged packet if it has
+                // been out for longer than `stale_after`.
+                if let Some(u) = sk.sb.next_unacked(self.snd_una) {
+                    let idx = (u - self.snd_una) as usize;
+                    let last = sk.last_retx.get(&u).copied().or_else(|| self.first_sent.get(idx).copied());
+                    if u < self.max_sent && last.is_some_and(|t| now.saturating_sub(t) > stale) {
+                        xmit = Some(u);
+                    }
+                }
+            }
+            let xmit = xmit.or_else(|| if self.in_recovery { sk.sb.next_retran() } else { None });
+            match xmit {
+                Some(seq) if seq < self.snd_una + self.rwnd => {
+                    sk.sb.mark_retran(seq);
+                    if self.in_recovery {
+                        sk.pipe += 1;
+                    }
+                    self.transmit(now, seq, true);
+                }
+                Some(_) => break,
+                None => {
+                    let limit = if self.in_recovery { self.rwnd } else { cwnd.min(self.rwnd) };
+                    if self.snd_nxt >= self.snd_una + limit || !self.send_next(now) {
+                        break;
+                    }
+                    if self.in_recovery {
+                        self.sk.as_mut().expect("sack state").pipe += 1;
+                    }
+                }
+            }
+        }
+        if let Some(p) = &mut self.pacer {
+            p.wakeup = wakeup;
+        }
+    }
+}
