@@ -1,121 +1,72 @@
-"""The layers of the Python package: each entry of LAYERS may import only entries before it (or itself),
-and no module imports, directly or round about, a module that imports it. Every import counts, also one
-inside a function or under TYPE_CHECKING."""
+"""The layers of ARCHITECTURE.md hold: no file imports a higher layer, and no files import each other in
+a circle, in the Rust crate and in the Python package alike."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
+from import_graph import Graph, PythonPackage, RustCrate, read_layers, upward_imports
 
-PACKAGE = Path(__file__).resolve().parent.parent / "python" / "delaycc"
-
-LAYERS = [
-    # The engine, and modules that import nothing of delaycc but it.
-    "_core",
-    "files",
-    "keypath",
-    "summary_rules",
-    "table",
-    "progress",
-    "result_like",
-    "limits",
-    "units",
-    # A run's results: figures and files from anything like a Result, then Result, which saves through them.
-    "plots",
-    "output",
-    "result",
-    "errors",
-    # Running a scenario.
-    "scenario_input",
-    "api",
-    # What is built on runs (sweep, the ns-2 referee, the kernel and its emulation, the crosscheck, the
-    # papers' reproduction), the public API, and the command.
-    "sweep",
-    "ns2",
-    "kernel",
-    "emulate",
-    "crosscheck",
-    "reproduce",
-    "__init__",
-    "cli",
-    "__main__",
-]
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = read_layers(ROOT / "ARCHITECTURE.md")
+# The crate root declares the modules and re-exports the entry points; it is not a layer.
+EXEMPT = {"crates/sim/src": ["lib"]}
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+def graph(root: str) -> Graph:
+    path = ROOT / root
+    return RustCrate(path).graph() if root.startswith("crates/") else PythonPackage(path).graph()
 
 
-MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+@pytest.mark.parametrize("root", sorted(LAYERS))
+def test_no_file_imports_a_higher_layer(root: str) -> None:
+    problems = upward_imports(graph(root), LAYERS[root], EXEMPT.get(root, []))
+    assert not problems, f"{root}:\n" + "\n".join(problems)
 
 
-def _is_package(name: str) -> bool:
-    return name in MODULES and MODULES[name].name == "__init__.py"
+@pytest.mark.parametrize("root", sorted(LAYERS))
+def test_no_import_cycles(root: str) -> None:
+    cycles = graph(root).cycles()
+    assert not cycles, f"{root}: files importing each other in a circle:\n" + "\n".join(
+        " <-> ".join(c) for c in cycles
+    )
 
 
-def _imports(name: str) -> set[str]:
-    """The delaycc modules `name` imports; a name taken from a package's __init__ counts as the package."""
-    package = name if _is_package(name) else name.rsplit(".", 1)[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.split(".")[0] == "delaycc"}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[: len(parts) - node.level + 1])
-                module = f"{base}.{node.module}" if node.module else base
-            elif node.module and node.module.split(".")[0] == "delaycc":
-                module = node.module
-            else:
-                continue
-            for a in node.names:
-                sub = f"{module}.{a.name}"
-                found.add(sub if sub in MODULES or sub == "delaycc._core" else module)
-    found.discard(name)
-    return found
+def test_the_checker_sees_a_cycle_and_an_upward_import(tmp_path: Path) -> None:
+    (tmp_path / "low").mkdir()
+    (tmp_path / "low" / "mod.rs").write_text("pub mod a;\npub mod b;\n")
+    (tmp_path / "low" / "a.rs").write_text("use super::b::B;\npub struct A;\n")
+    (tmp_path / "low" / "b.rs").write_text("use crate::low::a::A;\nuse crate::high::H;\npub struct B;\n")
+    (tmp_path / "high.rs").write_text("pub struct H;\n")
+    (tmp_path / "lib.rs").write_text("pub mod high;\npub mod low;\n")
+    g = RustCrate(tmp_path).graph()
+    assert g.cycles() == [["low/a.rs", "low/b.rs"]]
+    assert upward_imports(g, [["low"], ["high"]], ["lib"]) == [
+        "low/b.rs imports high.rs: 'high' is a layer above 'low'"
+    ]
 
 
-GRAPH = {name: _imports(name) for name in MODULES}
+def test_the_checker_follows_reexports_and_skips_unit_tests(tmp_path: Path) -> None:
+    (tmp_path / "cc").mkdir()
+    (tmp_path / "cc" / "mod.rs").write_text("mod reg;\npub use reg::build;\npub trait Cc {}\n")
+    (tmp_path / "cc" / "reg.rs").write_text("use super::Cc;\npub fn build() {}\n")
+    (tmp_path / "sim.rs").write_text(
+        "use crate::cc::build;\n#[cfg(test)]\nmod tests {\n    use crate::top::X;\n}\n"
+    )
+    (tmp_path / "top.rs").write_text("pub struct X;\n")
+    g = RustCrate(tmp_path).graph()
+    assert ("sim.rs", "cc/reg.rs") in g.edges
+    assert ("sim.rs", "top.rs") not in g.edges
+    assert g.cycles() == []
 
 
-def _layer(module: str) -> str:
-    parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
-
-
-def test_every_module_is_in_a_layer() -> None:
-    assert {_layer(m) for m in MODULES} - set(LAYERS) == set()
-
-
-@pytest.mark.parametrize("module", sorted(MODULES))
-def test_imports_go_down_the_layers(module: str) -> None:
-    rank = LAYERS.index(_layer(module))
-    upward = sorted(t for t in GRAPH[module] if LAYERS.index(_layer(t)) > rank)
-    assert upward == [], f"{module} ({_layer(module)}) imports from a higher layer"
-
-
-def test_no_import_cycles() -> None:
-    """Also inside packages: no module imports its own package's __init__ (only __main__ may)."""
-    done: set[str] = set()
-    path: list[str] = []
-
-    def visit(m: str) -> None:
-        if m in path:
-            raise AssertionError("import cycle: " + " -> ".join([*path[path.index(m) :], m]))
-        if m in done or m not in GRAPH:
-            return
-        path.append(m)
-        for t in sorted(GRAPH[m]):
-            visit(t)
-        path.pop()
-        done.add(m)
-
-    for m in sorted(GRAPH):
-        if not m.endswith("__main__"):
-            visit(m)
+def test_python_cycles_through_a_package_are_seen(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    (pkg / "out").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "out" / "__init__.py").write_text("from .write import write\n")
+    (pkg / "out" / "write.py").write_text("from ..plots import draw\n\ndef write(): ...\n")
+    (pkg / "plots.py").write_text("def draw():\n    from .out import write\n")
+    g = PythonPackage(pkg).graph()
+    assert g.cycles() == [["out/write.py", "plots.py"]]
