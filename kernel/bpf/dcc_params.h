@@ -130,8 +130,8 @@ struct dcc_params_vfast {
 	__u32 psi_down_milli;
 	/* filter (0 = per-update, 1 = per-ack), default "per-update": where the asymmetric filter runs:
 	 * once per window update on avgRTT, or per ACK on raw samples. Simulator range: one of
-	 * per-update, per-ack. Default from: algorithms.md V1: reading (b) changes FAST the least and
-	 * smooths as much as the module per RTT. */
+	 * per-update, per-ack. Default from: docs/algorithms.md#vfast-filter-placement: reading (b)
+	 * changes FAST the least and smooths as much as the module per RTT. */
 	__u32 per_ack;
 };
 
@@ -149,23 +149,25 @@ struct dcc_params_vfast {
 struct dcc_params_rrfast {
 	struct dcc_fast_params fast;
 	/* probe_updates, default 3: window updates to wait after a cut before concluding the path got
-	 * longer. Simulator range: integer in [1, 1000]. Default from: algorithms.md §6.2 proposal
-	 * (N_probe = 3, about 6 RTTs with every-other-RTT updates). */
+	 * longer. Simulator range: integer in [1, 1000]. Default from:
+	 * docs/algorithms.md#rrfast-parameters proposal (N_probe = 3, about 6 RTTs with every-other-RTT
+	 * updates). */
 	__u32 probe_updates;
 	/* probe_max_updates, default 8: updates after which an undecided probe is abandoned. Simulator
-	 * range: integer in [1, 10000]. Default from: algorithms.md §6.2 proposal (N_max = 8). */
+	 * range: integer in [1, 10000]. Default from: docs/algorithms.md#rrfast-parameters proposal
+	 * (N_max = 8). */
 	__u32 probe_max_updates;
 	/* min_cut (x 1000), default 0.25: cumulative window cut (fraction) required before a rerouting
-	 * verdict. Simulator range: number in [0, 1]. Default from: algorithms.md §6.2 proposal (rho =
-	 * 0.25). */
+	 * verdict. Simulator range: number in [0, 1]. Default from:
+	 * docs/algorithms.md#rrfast-parameters proposal (rho = 0.25). */
 	__u32 min_cut_milli;
 	/* rtt_drop_rel (x 1000), default 0.1: an RTT fall of this fraction of the queueing delay at the
-	 * cut counts as 'RTT decreased'. Simulator range: number in [0, 1]. Default from: algorithms.md
-	 * §6.2 proposal (epsilon_rel = 0.1). */
+	 * cut counts as 'RTT decreased'. Simulator range: number in [0, 1]. Default from:
+	 * docs/algorithms.md#rrfast-parameters proposal (epsilon_rel = 0.1). */
 	__u32 rtt_drop_rel_milli;
 	/* rtt_drop_abs (in microseconds), default 0.001: an RTT fall of at least this many seconds is
 	 * needed to count as 'RTT decreased'. Simulator range: duration in [0s, 10s]. Default from:
-	 * algorithms.md §6.2 proposal (epsilon_abs = 1 ms). */
+	 * docs/algorithms.md#rrfast-parameters proposal (epsilon_abs = 1 ms). */
 	__u32 rtt_drop_abs_us;
 };
 

@@ -1,4 +1,4 @@
-/* TCP Vegas as delaycc specifies it (shared/spec/algorithms.md §3, docs/algorithms.md "vegas"), the same
+/* TCP Vegas as delaycc specifies it (docs/algorithms.md#vegas), the same
  * rules as crates/sim/src/cc/vegas.rs, for the Linux kernel as a BPF tcp_congestion_ops.
  *
  * Once per RTT round (rounds counted by sequence number): diff = cwnd·(RTT − baseRTT)/RTT; below alpha the

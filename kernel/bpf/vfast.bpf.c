@@ -1,7 +1,8 @@
 /* VFAST (P000; docs/algorithms.md "vfast"; crates/sim/src/cc/fast/rtt_filter.rs) for the Linux kernel:
  * FAST's controller whose delay is an asymmetric EWMA s <- psi·x + (1 - psi)·s, psi = psi_up when x > s and
- * psi_down otherwise; by default run once per window update on FAST's avgRTT (V1 reading b), or per ACK on
- * raw samples in place of FAST's EWMA (filter = per-ack). */
+ * psi_down otherwise; by default run once per window update on FAST's avgRTT
+ * (docs/algorithms.md#vfast-filter-placement reading b), or per ACK on raw samples in place of FAST's EWMA
+ * (filter = per-ack). */
 #define DCC_VFAST
 #include "dcc_common.h"
 #include "dcc_params.h"

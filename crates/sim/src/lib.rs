@@ -13,7 +13,7 @@
 //! - `sim`: builds the network from the model, runs the events, and collects the results
 //!   (`run_scenario`, `RunResult`, summary.json).
 //!
-//! `tests/layers.rs` checks the order.
+//! The order is the `layers` block of ARCHITECTURE.md, which `tests/test_layers.py` enforces.
 
 pub mod cc;
 pub mod engine;

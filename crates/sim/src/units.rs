@@ -1,4 +1,4 @@
-//! Values with units, as `spec/scenario-format.md` defines them: durations, rates and sizes, given either
+//! Values with units, as `docs/scenario-format.md` defines them: durations, rates and sizes, given either
 //! as bare numbers (seconds, bits per second, bytes) or as strings with a unit suffix.
 
 use crate::time::{Time, NS_PER_SEC};

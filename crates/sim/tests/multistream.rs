@@ -4,11 +4,12 @@ mod common;
 use common::*;
 use delaycc_sim::Simulation;
 
-/// P003's topology (every value from P003 §4.1.1, packet size and alpha as experiments.md infers them),
-/// the flow under test from n1 to n2 and one of its packets dropped on n1-R1. FAST runs at the round
-/// cadence here, growing per ACK only at start-up: these tests isolate CCaFR's mechanism after one loss,
-/// and at the ns-2 module's cadence the per-ACK growth returns whenever the 10-packet queue drains, so
-/// the flow loses packets again and again (the reproduction of P003 measures that default).
+/// P003's topology (every value from P003 §4.1.1, packet size and alpha as
+/// docs/experiments.md#p003-common-set-up infers them), the flow under test from n1 to n2 and one of its
+/// packets dropped on n1-R1. FAST runs at the round cadence here, growing per ACK only at start-up: these
+/// tests isolate CCaFR's mechanism after one loss, and at the ns-2 module's cadence the per-ACK growth
+/// returns whenever the 10-packet queue drains, so the flow loses packets again and again (the reproduction
+/// of P003 measures that default).
 fn p003(alg: &str, streams: u32, competing: bool, drop_seq: u64) -> Simulation {
     let params = if alg.contains("fast") {
         "alpha = 6, cadence = \"round\", min_update_interval = 0, mi_reentry = false, cap_2w = true"

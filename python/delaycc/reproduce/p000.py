@@ -527,7 +527,7 @@ def claims_III(rs: RunSet) -> list[Claim]:
                     reads=("fast",),
                 ),
             ],
-            note="delaycc takes RTT samples by Karn's rule only (algorithms.md F9), so its baseRTT cannot be "
+            note="delaycc takes RTT samples by Karn's rule only (docs/algorithms.md#fast-basertt-after-loss), so its baseRTT cannot be "
             "corrupted by losses; the NS-2 module's could",
         ),
     ]
@@ -565,8 +565,8 @@ def claims_IV(rs: RunSet) -> list[Claim]:
             ],
             note="source 1, VFAST over FAST in runs of the same seed (same loss pattern); propagation is a "
             "fixed 50 ms and FAST already carries most of the 100 Mb/s, so neither halving nor x3 (nor x2, "
-            "the other reading of +200 %) is possible here; experiments.md suspects the module's baseRTT "
-            "bug after losses (algorithms.md F9), which delaycc does not have",
+            "the other reading of +200 %) is possible here; docs/experiments.md#vfast-iv suspects the module's baseRTT "
+            "bug after losses (docs/algorithms.md#fast-basertt-after-loss), which delaycc does not have",
         ),
     ]
 

@@ -35,7 +35,7 @@ TYPICAL = 0.5
 VISIBLE = 0.02
 """Two curves of a lost figure are "the same" (P002 §5.2) when they differ by less than about 2 % of the
 axis' full scale, the smallest gap between two lines a reader can see (a line is ~1 % of a panel)."""
-BOTTLENECK_BPS, PACKET_BITS = 100e6, 8000  # P002 §5: 100 Mb/s bottleneck (experiments.md), 1 KB packets
+BOTTLENECK_BPS, PACKET_BITS = 100e6, 8000  # P002 §5: 100 Mb/s bottleneck (docs/experiments.md), 1 KB packets
 FULL_SCALE: dict[str, tuple[float, str, str]] = {
     # quantity: (full scale of its axis, unit, where the full scale comes from)
     "utilisation": (100.0, "pp", "0-100 %"),

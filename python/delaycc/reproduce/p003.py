@@ -3,7 +3,8 @@
 The paper's "five tests" cannot differ by seed (nothing in the scenario is random) or by a few milliseconds
 of start time (one flow on a fixed path only shifts). What it leaves open is the instant of the induced loss
 ("near the 38th second", §2): each run drops the first packet flow 1 sends after 38 s ± up to 0.5 s
-(experiments.md's proposal), drawn per run and the same instant for every protocol, so runs pair.
+(the proposal in docs/experiments.md#p003-common-set-up), drawn per run and the same instant for every
+                                    # protocol, so runs pair.
 
 Convergence is measured on the episode the induced loss starts, and on no other: the first window cut
 within `LOSS_SIGNAL_S` of the drop. An episode that another loss or a timeout cuts short before the window is
@@ -44,7 +45,7 @@ MFAST_SAME = "MFAST is FAST's controller unchanged"
 DROP_AT_S = 38.0
 """P003 §2 (Fig. 3 text): the induced loss is "near the 38th second"."""
 DROP_SPREAD_S = 0.5
-"""experiments.md: the five tests differ by the drop instant, up to ±0.5 s."""
+"""docs/experiments.md#p003-common-set-up: the five tests differ by the drop instant, up to ±0.5 s."""
 LOSS_SIGNAL_S = 0.8
 """Longest delay from sending the dropped packet to the window cut it causes: a round trip with full
 queues (0.254 + 2 x 10 x 5.5 ms ≈ 0.37 s), up to 0.2 s for the next packet to leave an idle sender, three
@@ -470,16 +471,16 @@ def _table_claims(rs: RunSet, col: int) -> list[Claim]:
         elif alone:
             loss_based = (
                 "a loss-based window peaks at BDP + buffer + 1 ≈ 45.9 + 9 + 1 on this path (ns-2's "
-                "queue-limit 10 holds 9 waiting packets, plus the one in service), which experiments.md "
+                "queue-limit 10 holds 9 waiting packets, plus the one in service), which docs/experiments.md#p003-common-set-up "
                 "used to infer the 1040 B packets"
             )
             why = {
                 "sctp": loss_based,
                 "newreno": loss_based,
                 "fast": "alpha = 6 was chosen so that FAST's window, BDP 45.9 + alpha, is this 52 "
-                "(experiments.md)",
+                "(docs/experiments.md#p003-common-set-up)",
                 "emfast": "its largest window comes before its first loss, where EMFAST is FAST, whose "
-                "alpha was chosen to give 52 (experiments.md)",
+                "alpha was chosen to give 52 (docs/experiments.md#p003-common-set-up)",
             }[a]
             out.append(
                 label(

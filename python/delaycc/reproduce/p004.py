@@ -1,7 +1,7 @@
 """P004, ALT (Vegas-ALT, FAST-ALT) vs Vegas and FAST on asymmetric and loaded backward paths.
 
 All of P004's figures survive only as captions, so every claim below is a lost figure whose text still
-states the effect (audit: /tmp/audit/P004.md). A sentence that joins several statements, or one that
+states the effect (docs/claims.md#p004-alt). A sentence that joins several statements, or one that
 covers several points ("at every load"), is one claim that holds only when all its parts do.
 """
 
@@ -42,7 +42,7 @@ without looking at the results: the second half of the run, 100-200 s."""
 STEADY_BLOCK_S = 25.0
 STEADY_DRIFT = 0.05
 """A diagnostic shown in the notes, not part of any criterion: a series whose last two 25 s blocks
-differ by more than 5 % is still moving at the end of the run (audit E3)."""
+differ by more than 5 % is still moving at the end of the run (docs/claims.md#open-questions, item 4)."""
 
 ONE_RUN = (
     "a one-run ensemble: one flow on a deterministic path, so start jitter would only shift the run in "
@@ -368,7 +368,7 @@ def claims_load(rs: RunSet) -> list[Claim]:
             f"digits alone give ±0.05), 6.1 and 5.7 two digits, ±0.05; PI = {ONE_DRAW}. All four must hold",
             note=f"{n} seeds. On seed 1 ns-2's own Vegas gives 4.44 and FAST 4.31 Mb/s at load 0.9 (the "
             "one-seed referee run before the ensembles; delaycc 4.74 and 4.25), so the gap to Vegas's "
-            "1.6 comes from the scenario's proposals (experiments.md (a)-(d)), not from delaycc",
+            "1.6 comes from the scenario's proposals (docs/experiments.md#alt-backward-load (a)-(d)), not from delaycc",
         )
     )
 

@@ -5,7 +5,8 @@
 //! unknown clock offset and T4 − T3 the backward trip minus it. ALT keeps the minimum of each and gives the
 //! wrapped algorithm
 //!     baseRTT = min(T2 − T1) + min(T4 − T3)       (the offset cancels)
-//!     RTT_i   = (T2_i − T1_i) + min(T4 − T3)       (backward queueing removed; algorithms.md A1)
+//!     RTT_i   = (T2_i − T1_i) + min(T4 − T3)       (backward queueing removed)
+//! as docs/algorithms.md#alt-rtt-formula explains.
 //! ACKs carry the 10-byte option (P004 §III: 40 -> 50 bytes), set in the registry.
 
 use super::{AckEvent, CcTrace, CongestionControl, LossEvent};

@@ -13,7 +13,7 @@ pub const PARAMS: &[ParamSpec] = &[ParamSpec {
     kind: ParamKind::Float { min: 2.0, max: 1e12, min_exclusive: false },
     default: ParamDefault::Num(1e9),
     description: "slow-start threshold before the first loss, packets",
-    source: "our choice: effectively unlimited so slow start runs until the first loss, as ns-2 does with a large window_ (algorithms.md §4)",
+    source: "our choice: effectively unlimited so slow start runs until the first loss, as ns-2 does with a large window_ (docs/algorithms.md#newreno-initial-window)",
 }];
 
 pub struct Reno {

@@ -1,4 +1,5 @@
-//! RTT-based TCP (P001), as algorithms.md §5.4 restates it with its fixes (R1-R10).
+//! RTT-based TCP (P001), as docs/algorithms.md#rttbased-cycle restates it with its fixes
+//! (docs/algorithms.md#rttbased).
 //!
 //! A monitor packet per control cycle measures the flow's own service rate μ and its virtual queue
 //! occupancy VQO = (RTT_monitor − baseRTT)·μ. In the INCREMENT phase the per-cycle increase starts at one
@@ -17,28 +18,28 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 0.0, max: 1e9, min_exclusive: true },
         default: ParamDefault::Num(2.0),
         description: "target virtual queue occupancy (the flow's own packets queued), packets",
-        source: "algorithms.md R6: P001 gives no value; 2 is the midpoint of Vegas's [1, 3]",
+        source: "docs/algorithms.md#rttbased-alpha: P001 gives no value; 2 is the midpoint of Vegas's [1, 3]",
     },
     ParamSpec {
         name: "k",
         kind: ParamKind::Float { min: 0.0, max: 1.0, min_exclusive: true },
         default: ParamDefault::Num(0.25),
         description: "fraction of the excess VQO removed per cycle",
-        source: "P001 eq. (6); K <= 1/4 never over-reduces (algorithms.md §5.6)",
+        source: "P001 eq. (6); K <= 1/4 never over-reduces (docs/algorithms.md#rttbased-k)",
     },
     ParamSpec {
         name: "stable_band",
         kind: ParamKind::Float { min: 0.0, max: 1e6, min_exclusive: false },
         default: ParamDefault::Num(0.5),
         description: "|VQO - alpha| within this band counts as 'VQO = alpha' (STABLE), packets",
-        source: "algorithms.md R3 (epsilon = 0.5 segment)",
+        source: "docs/algorithms.md#rttbased-stable-band (epsilon = 0.5 segment)",
     },
     ParamSpec {
         name: "min_window",
         kind: ParamKind::Float { min: 1.0, max: 1e6, min_exclusive: false },
         default: ParamDefault::Num(2.0),
         description: "the DECREMENT phase never takes the window below this, packets",
-        source: "algorithms.md R4/R9 (W_MIN = 2)",
+        source: "docs/algorithms.md#rttbased-decrement-count, #rttbased-initial-window (W_MIN = 2)",
     },
 ];
 
@@ -201,7 +202,8 @@ impl CongestionControl for RttBased {
         if ack.in_recovery {
             return;
         }
-        // Part II before Part I (R1): the monitor's ACK is the first ACK of the new cycle.
+        // Part II before Part I (docs/algorithms.md#rttbased-part-order): the monitor's ACK is the first ACK
+        // of the new cycle.
         if let Some(m) = self.monitor {
             if ack.snd_una > m.seq {
                 self.monitor = None;
@@ -219,7 +221,8 @@ impl CongestionControl for RttBased {
     }
 
     fn on_recovery_exit(&mut self, _now: Time, _inflight: u64) {
-        // NewReno's post-recovery window (R10), held STABLE until a fresh monitor measures the path.
+        // NewReno's post-recovery window (docs/algorithms.md#rttbased-after-recovery), held STABLE until a
+        // fresh monitor measures the path.
         self.in_recovery = false;
         self.cwnd = self.ssthresh;
         self.phase = Phase::Stable;

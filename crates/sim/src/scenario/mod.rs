@@ -1,4 +1,4 @@
-//! Scenario files (`spec/scenario-format.md`): parsing, validation and the typed model the engine runs.
+//! Scenario files (`docs/scenario-format.md`): parsing, validation and the typed model the engine runs.
 //!
 //! Within this folder each file uses only those before it: `text` (key paths, one-line messages) and
 //! `locate` (key path at a byte offset) -> `tree` (TOML or JSON -> a tree with lines) -> `check` (typed

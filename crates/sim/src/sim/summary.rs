@@ -1,4 +1,4 @@
-//! The end-of-run summary (`summary.json`), exactly the fields of `spec/scenario-format.md` §Outputs plus
+//! The end-of-run summary (`summary.json`), exactly the fields of `docs/scenario-format.md#outputs` plus
 //! a few documented additions. It lives with the simulation because it reports on the whole run (how it
 //! ended, its budgets, its packet counts) as well as on each flow, link and source.
 

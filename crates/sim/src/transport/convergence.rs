@@ -1,6 +1,6 @@
 //! Convergence time after fast recovery, as P003 defines it: T = T_LF − T_PD, from the third duplicate
-//! ACK (T_PD) to the moment the flow has regained its share. Operationally (experiments.md, metric
-//! definitions): the first time after T_PD at which the window is back to at least the pre-loss window
+//! ACK (T_PD) to the moment the flow has regained its share. Operationally (docs/experiments.md#metrics,
+//! metric definitions): the first time after T_PD at which the window is back to at least the pre-loss window
 //! minus one packet and stays there for one RTT.
 
 use crate::time::Time;

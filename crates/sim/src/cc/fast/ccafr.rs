@@ -3,10 +3,12 @@
 //! From the end of fast recovery until the freed bandwidth is filled again, the window changes on every
 //! ACK instead of once per update period. While the first train of ACKs after recovery drains, it grows
 //! additively (+1/cwnd per ACK); from the first gap between ACK trains on, FAST's equation runs on each
-//! ACK, capped at twice the window of the current RTT's start (algorithms.md §7.4, E1, E3). The mode ends
-//! when ACKs arrive back to back for a whole window with a steady RTT (the link is full again), or at a
-//! safety exit: the pre-loss window is regained, 30 RTTs pass, or a new loss or timeout (E2). The paper's
-//! equality tests are made operational with the tolerances of §7.5.
+//! ACK, capped at twice the window of the current RTT's start (docs/algorithms.md#ccafr-algorithm,
+//! #ccafr-gap-flag, #ccafr-2w-cap). The mode ends when ACKs arrive back to back for a whole window with a
+//! steady RTT (the link is full again), or at a
+//! safety exit: the pre-loss window is regained, 30 RTTs pass, or a new loss or timeout
+//! (docs/algorithms.md#ccafr-exit). The paper's equality tests are made operational with the tolerances of
+//! docs/algorithms.md#ccafr-ipd-tests.
 
 use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::time::{secs, Time};
@@ -17,42 +19,42 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 0.0, max: 10.0, min_exclusive: false },
         default: ParamDefault::Num(0.05),
         description: "an inter-ACK delay within (1 + this) of the smallest one seen counts as 'consistent'",
-        source: "algorithms.md §7.5 (epsilon = 0.05)",
+        source: "docs/algorithms.md#ccafr-ipd-tests (epsilon = 0.05)",
     },
     ParamSpec {
         name: "gap_factor",
         kind: ParamKind::Float { min: 1.0, max: 1000.0, min_exclusive: true },
         default: ParamDefault::Num(2.0),
         description: "an inter-ACK delay above this multiple of the smallest one is a gap between ACK trains",
-        source: "algorithms.md §7.5 (g = 2: at least one service time of idle link)",
+        source: "docs/algorithms.md#ccafr-ipd-tests (g = 2: at least one service time of idle link)",
     },
     ParamSpec {
         name: "rtt_tolerance_abs",
         kind: ParamKind::Duration { min: 0.0, max: 10.0 },
         default: ParamDefault::Num(0.001),
         description: "an RTT within max(this, rtt_tolerance_rel * avgRTT) of avgRTT counts as 'consistent', seconds",
-        source: "algorithms.md §7.5 (1 ms)",
+        source: "docs/algorithms.md#ccafr-ipd-tests (1 ms)",
     },
     ParamSpec {
         name: "rtt_tolerance_rel",
         kind: ParamKind::Float { min: 0.0, max: 1.0, min_exclusive: false },
         default: ParamDefault::Num(0.02),
         description: "relative RTT tolerance of the exit test",
-        source: "algorithms.md §7.5 (2 %)",
+        source: "docs/algorithms.md#ccafr-ipd-tests (2 %)",
     },
     ParamSpec {
         name: "afr_max_rtts",
         kind: ParamKind::Float { min: 1.0, max: 1e6, min_exclusive: false },
         default: ParamDefault::Num(30.0),
         description: "safety exit: leave the after-recovery mode after this many RTTs",
-        source: "algorithms.md E2",
+        source: "docs/algorithms.md#ccafr-exit",
     },
     ParamSpec {
         name: "gap_rule",
         kind: ParamKind::Choice(&["first-gap", "literal"]),
         default: ParamDefault::Str("first-gap"),
         description: "when per-ACK FAST starts: at the first gap between ACK trains (the paper's prose), or as soon as one IPD is consistent (Algorithm 1 line 11 read literally)",
-        source: "algorithms.md E1: the prose, supported by the paper's line-by-line explanation",
+        source: "docs/algorithms.md#ccafr-gap-flag: the prose, supported by the paper's line-by-line explanation",
     },
 ];
 
@@ -129,7 +131,7 @@ impl Ccafr {
         self.active = false;
     }
 
-    /// The full ACK ended fast recovery (E5): enter the after-recovery mode.
+    /// The full ACK ended fast recovery (docs/algorithms.md#ccafr-entry): enter the after-recovery mode.
     pub fn on_recovery_exit(&mut self, now: Time, cwnd: f64) {
         self.active = true;
         self.gapflag = false;

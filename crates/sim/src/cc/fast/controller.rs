@@ -164,7 +164,7 @@ impl Fast {
         if let (Some(det), true) = (&mut self.reroute, detect) {
             if det.after_update(w, target, base, avg, self.period_min_rtt, self.alpha) {
                 // Rerouted to a longer path: forget baseRTT; the next sample defines it. This period's
-                // update is skipped (algorithms.md RR4).
+                // update is skipped (docs/algorithms.md#rrfast-reset).
                 self.base_rtt = None;
                 self.period_min_rtt = f64::INFINITY;
                 return None;
@@ -231,7 +231,8 @@ impl Fast {
             round_started,
         };
         let Some(w) = afr.on_ack(&input) else { return false };
-        // Per-ACK updates bypass the update gate and the spreading of increases (E4).
+        // Per-ACK updates bypass the update gate and the spreading of increases
+        // (docs/algorithms.md#ccafr-bypass-cadence).
         self.cwnd = w;
         self.pending_increase = 0.0;
         if let Some(m) = &mut self.module {

@@ -2,8 +2,8 @@
 //! packets queued, it watches the minimum RTT of the following update periods. If the RTT falls, the rise
 //! was congestion; if the window has been cut by ρ and the RTT has not fallen after N_probe updates, the
 //! path got longer and the controller must forget baseRTT. The paper's rule is in a missing flowchart:
-//! every number here is the proposal of algorithms.md §6.2. It sees only the numbers each update passes
-//! it, so it stays testable without a controller.
+//! every number here is the proposal of docs/algorithms.md#rrfast-parameters. It sees only the numbers each
+//! update passes it, so it stays testable without a controller.
 
 use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 
@@ -13,21 +13,21 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Int { min: 1, max: 1000 },
         default: ParamDefault::Num(3.0),
         description: "window updates to wait after a cut before concluding the path got longer",
-        source: "algorithms.md §6.2 proposal (N_probe = 3, about 6 RTTs with every-other-RTT updates)",
+        source: "docs/algorithms.md#rrfast-parameters proposal (N_probe = 3, about 6 RTTs with every-other-RTT updates)",
     },
     ParamSpec {
         name: "probe_max_updates",
         kind: ParamKind::Int { min: 1, max: 10000 },
         default: ParamDefault::Num(8.0),
         description: "updates after which an undecided probe is abandoned",
-        source: "algorithms.md §6.2 proposal (N_max = 8)",
+        source: "docs/algorithms.md#rrfast-parameters proposal (N_max = 8)",
     },
     ParamSpec {
         name: "min_cut",
         kind: ParamKind::Float { min: 0.0, max: 1.0, min_exclusive: false },
         default: ParamDefault::Num(0.25),
         description: "cumulative window cut (fraction) required before a rerouting verdict",
-        source: "algorithms.md §6.2 proposal (rho = 0.25)",
+        source: "docs/algorithms.md#rrfast-parameters proposal (rho = 0.25)",
     },
     ParamSpec {
         name: "rtt_drop_rel",
@@ -35,14 +35,14 @@ pub const PARAMS: &[ParamSpec] = &[
         default: ParamDefault::Num(0.1),
         description:
             "an RTT fall of this fraction of the queueing delay at the cut counts as 'RTT decreased'",
-        source: "algorithms.md §6.2 proposal (epsilon_rel = 0.1)",
+        source: "docs/algorithms.md#rrfast-parameters proposal (epsilon_rel = 0.1)",
     },
     ParamSpec {
         name: "rtt_drop_abs",
         kind: ParamKind::Duration { min: 0.0, max: 10.0 },
         default: ParamDefault::Num(0.001),
         description: "an RTT fall of at least this many seconds is needed to count as 'RTT decreased'",
-        source: "algorithms.md §6.2 proposal (epsilon_abs = 1 ms)",
+        source: "docs/algorithms.md#rrfast-parameters proposal (epsilon_abs = 1 ms)",
     },
 ];
 

@@ -1,7 +1,8 @@
 //! VFAST's delay filter (P000): an asymmetric EWMA that follows a rising RTT (congestion risk) faster
 //! than a falling one. It is a part of FAST's controller rather than a controller of its own because
 //! VFAST changes nothing else: the controller feeds it either once per window update with avgRTT
-//! (algorithms.md V1 reading (b), the default) or every raw sample in place of the module's EWMA.
+//! (docs/algorithms.md#vfast-filter-placement reading (b), the default) or every raw sample in place of the
+//! module's EWMA.
 
 use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 
@@ -27,7 +28,7 @@ pub const PARAMS: &[ParamSpec] = &[
         description:
             "where the asymmetric filter runs: once per window update on avgRTT, or per ACK on raw samples",
         source:
-            "algorithms.md V1: reading (b) changes FAST the least and smooths as much as the module per RTT",
+            "docs/algorithms.md#vfast-filter-placement: reading (b) changes FAST the least and smooths as much as the module per RTT",
     },
 ];
 

@@ -1,7 +1,8 @@
 //! VFAST (P000): FAST whose delay estimate D is an asymmetric EWMA: weight ψ_up = 0.75 on the newest value
 //! when it is above the running estimate (rising RTT, congestion risk) and ψ_down = 0.5 when it is not.
-//! By default the filter runs once per window update on FAST's own avgRTT (algorithms.md V1 reading (b));
-//! `filter = "per-ack"` runs it on every raw sample instead of the module's EWMA.
+//! By default the filter runs once per window update on FAST's own avgRTT
+//! (docs/algorithms.md#vfast-filter-placement reading (b)); `filter = "per-ack"` runs it on every raw sample
+//! instead of the module's EWMA.
 
 use super::controller::Fast;
 use super::params::PARAMS as FAST_PARAMS;
