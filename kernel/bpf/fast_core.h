@@ -175,7 +175,7 @@ void DCC_BPF_PROG(DCC_PROG(pkts_acked), struct sock *sk, const struct ack_sample
 
 	if (f->ca_state == TCP_CA_Recovery || f->ca_state == TCP_CA_CWR) {
 		/* Frozen during recovery; the period restarts when it ends. No samples
-  /* (docs/algorithms.md#fast-basertt-after-loss). */
+		 * (docs/algorithms.md#fast-basertt-after-loss). */
 		f->last_update_us = dcc_now_us(sk);
 		return;
 	}

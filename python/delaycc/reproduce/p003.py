@@ -4,7 +4,7 @@ The paper's "five tests" cannot differ by seed (nothing in the scenario is rando
 of start time (one flow on a fixed path only shifts). What it leaves open is the instant of the induced loss
 ("near the 38th second", §2): each run drops the first packet flow 1 sends after 38 s ± up to 0.5 s
 (the proposal in docs/experiments.md#p003-common-set-up), drawn per run and the same instant for every
-                                    # protocol, so runs pair.
+protocol, so runs pair.
 
 Convergence is measured on the episode the induced loss starts, and on no other: the first window cut
 within `LOSS_SIGNAL_S` of the drop. An episode that another loss or a timeout cuts short before the window is
