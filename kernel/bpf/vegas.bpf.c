@@ -1,5 +1,5 @@
 /* TCP Vegas as delaycc specifies it (docs/algorithms.md#vegas), the same
- * rules as crates/sim/src/cc/vegas.rs, for the Linux kernel as a BPF tcp_congestion_ops.
+ * rules as crates/sim/src/cc/vegas/, for the Linux kernel as a BPF tcp_congestion_ops.
  *
  * Once per RTT round (rounds counted by sequence number): diff = cwnd·(RTT − baseRTT)/RTT; below alpha the
  * window grows by one, above beta it shrinks by one. RTT is the round's mean sample (or minimum). Slow
@@ -11,7 +11,7 @@
 #include "dcc_common.h"
 #include "dcc_params.h"
 
-/* Rewritten by the loader; layout and defaults (crates/sim/src/cc/vegas.rs) are in dcc_params.h. */
+/* Rewritten by the loader; layout and defaults (crates/sim/src/cc/vegas/mod.rs) are in dcc_params.h. */
 struct dcc_params_vegas dcc_vegas_params SEC(".data.dccvegas") = DCC_PARAMS_VEGAS_DEFAULTS;
 
 struct vegas {
