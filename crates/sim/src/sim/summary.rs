@@ -4,6 +4,7 @@
 
 use super::{Outcome, Simulation};
 use crate::measure::recorder::link_dir_name;
+use crate::model::FlowSpec;
 use crate::time::{secs, Time};
 use crate::transport::Flow;
 use serde_json::{json, Value};
@@ -57,62 +58,57 @@ fn stream_stats(fl: &Flow, active_s: f64) -> Value {
     Value::Array(rows)
 }
 
-pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
+/// One flow's row of summary.json, and its throughput (for the fairness index).
+fn flow_json(fl: &Flow, spec: &FlowSpec, end: Time) -> (Value, f64) {
+    let s = &fl.sender;
+    let active_end = fl.received_all_at.unwrap_or(fl.stop.min(end)).min(end);
+    let active = active_end.saturating_sub(fl.start);
+    let active_s = secs(active);
+    let per_s = |bits: f64| if active_s > 0.0 { bits / active_s } else { 0.0 };
+    // Only what arrived within the active time counts (`transport/flow.rs`, `ActiveWindow`): rates over a window
+    // can then never exceed the path's capacity.
+    let throughput = per_s(fl.window_bits() as f64);
+    let window_bytes = fl.window_delivered().iter().sum::<u64>() * fl.payload as u64;
+    let goodput = per_s(spec.bytes.map_or(window_bytes, |l| window_bytes.min(l)) as f64 * 8.0);
+    let tr = s.cc.trace();
+    let cwnd_time = s.stats.cwnd_since.min(end).saturating_sub(fl.start);
+    let mean_cwnd =
+        if cwnd_time > 0 && s.started { s.stats.cwnd_integral / cwnd_time as f64 } else { s.cc.window() };
+    let row = json!({
+        "id": spec.id,
+        "algorithm": spec.algorithm,
+        "throughput_bps": throughput,
+        "goodput_bps": goodput,
+        "retransmits": s.stats.retransmits,
+        "timeouts": s.stats.timeouts,
+        "fast_retransmits": s.stats.fast_retransmits,
+        "mean_rtt_s": if s.stats.rtt_samples > 0 { json!(s.stats.rtt_sum_ns / s.stats.rtt_samples as f64 / 1e9) } else { Value::Null },
+        "min_rtt_s": opt_secs(s.stats.rtt_min),
+        "final_base_rtt_s": opt_secs(tr.base_rtt),
+        "mean_cwnd_pkts": finite_or_null(mean_cwnd),
+        "final_cwnd_pkts": finite_or_null(s.cc.window()),
+        "sent_pkts": s.stats.pkts_sent,
+        "received_pkts": fl.receiver.data_pkts,
+        "delivered_bytes": fl.goodput_bytes(spec.bytes),
+        "start_s": secs(fl.start),
+        "active_s": active_s,
+        "completion_time_s": fl.received_all_at.map_or(Value::Null, |t| json!(secs(t - fl.start))),
+        "streams": fl.app.n_streams(),
+        "mean_delivery_delay_s": fl.app.delay().map_or(Value::Null, |(m, _)| json!(m / 1e9)),
+        "max_delivery_delay_s": fl.app.delay().map_or(Value::Null, |(_, x)| json!(secs(x))),
+        "stream_stats": stream_stats(fl, active_s),
+        "convergence_time_s": s.convergence.episodes.first().map_or(Value::Null, |e| json!(secs(e.1))),
+        "convergence_episodes": s.convergence.episodes.iter()
+            .map(|(at, t)| json!({ "loss_at_s": secs(*at), "time_s": secs(*t) }))
+            .collect::<Vec<_>>(),
+        "params": spec.params.to_json(),
+    });
+    (row, throughput)
+}
+
+/// The rows of the link directions that carried or dropped anything.
+fn links_json(sim: &Simulation, end: Time) -> Vec<Value> {
     let sc = &sim.scenario;
-    let end = sim.now;
-    let mut flows = Vec::new();
-    let mut whole_run = Vec::new();
-    let mut all = Vec::new();
-    for (fl, spec) in sim.flows.iter().zip(&sc.flows) {
-        let s = &fl.sender;
-        let active_end = fl.received_all_at.unwrap_or(fl.stop.min(end)).min(end);
-        let active = active_end.saturating_sub(fl.start);
-        let active_s = secs(active);
-        let per_s = |bits: f64| if active_s > 0.0 { bits / active_s } else { 0.0 };
-        // Only what arrived within the active time counts (`transport/flow.rs`, `ActiveWindow`): rates over a window
-        // can then never exceed the path's capacity.
-        let throughput = per_s(fl.window_bits() as f64);
-        let window_bytes = fl.window_delivered().iter().sum::<u64>() * fl.payload as u64;
-        let goodput = per_s(spec.bytes.map_or(window_bytes, |l| window_bytes.min(l)) as f64 * 8.0);
-        let tr = s.cc.trace();
-        let cwnd_time = s.stats.cwnd_since.min(end).saturating_sub(fl.start);
-        let mean_cwnd =
-            if cwnd_time > 0 && s.started { s.stats.cwnd_integral / cwnd_time as f64 } else { s.cc.window() };
-        flows.push(json!({
-            "id": spec.id,
-            "algorithm": spec.algorithm,
-            "throughput_bps": throughput,
-            "goodput_bps": goodput,
-            "retransmits": s.stats.retransmits,
-            "timeouts": s.stats.timeouts,
-            "fast_retransmits": s.stats.fast_retransmits,
-            "mean_rtt_s": if s.stats.rtt_samples > 0 { json!(s.stats.rtt_sum_ns / s.stats.rtt_samples as f64 / 1e9) } else { Value::Null },
-            "min_rtt_s": opt_secs(s.stats.rtt_min),
-            "final_base_rtt_s": opt_secs(tr.base_rtt),
-            "mean_cwnd_pkts": finite_or_null(mean_cwnd),
-            "final_cwnd_pkts": finite_or_null(s.cc.window()),
-            "sent_pkts": s.stats.pkts_sent,
-            "received_pkts": fl.receiver.data_pkts,
-            "delivered_bytes": fl.goodput_bytes(spec.bytes),
-            "start_s": secs(fl.start),
-            "active_s": active_s,
-            "completion_time_s": fl.received_all_at.map_or(Value::Null, |t| json!(secs(t - fl.start))),
-            "streams": fl.app.n_streams(),
-            "mean_delivery_delay_s": fl.app.delay().map_or(Value::Null, |(m, _)| json!(m / 1e9)),
-            "max_delivery_delay_s": fl.app.delay().map_or(Value::Null, |(_, x)| json!(secs(x))),
-            "stream_stats": stream_stats(fl, active_s),
-            "convergence_time_s": s.convergence.episodes.first().map_or(Value::Null, |e| json!(secs(e.1))),
-            "convergence_episodes": s.convergence.episodes.iter()
-                .map(|(at, t)| json!({ "loss_at_s": secs(*at), "time_s": secs(*t) }))
-                .collect::<Vec<_>>(),
-            "params": spec.params.to_json(),
-        }));
-        all.push(throughput);
-        if fl.start == 0 && fl.stop >= sc.duration && fl.received_all_at.is_none() {
-            whole_run.push(throughput);
-        }
-    }
-    let fair_set = if whole_run.is_empty() { &all } else { &whole_run };
     let mut links = Vec::new();
     for (d, l) in sim.links.iter().enumerate() {
         let st = &l.stats;
@@ -135,6 +131,12 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
             "bandwidth_bps": l.bps,
         }));
     }
+    links
+}
+
+/// The rows of the non-responsive sources.
+fn traffic_json(sim: &Simulation, end: Time) -> Vec<Value> {
+    let sc = &sim.scenario;
     let mut traffic = Vec::new();
     for (src, spec) in sim.sources.iter().zip(&sc.traffic) {
         let active_s = secs(src.stop.min(end).saturating_sub(src.start));
@@ -146,6 +148,24 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
             "throughput_bps": if active_s > 0.0 { src.window_bits as f64 / active_s } else { 0.0 },
         }));
     }
+    traffic
+}
+
+pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
+    let sc = &sim.scenario;
+    let end = sim.now;
+    let mut flows = Vec::new();
+    let mut whole_run = Vec::new();
+    let mut all = Vec::new();
+    for (fl, spec) in sim.flows.iter().zip(&sc.flows) {
+        let (row, throughput) = flow_json(fl, spec, end);
+        flows.push(row);
+        all.push(throughput);
+        if fl.start == 0 && fl.stop >= sc.duration && fl.received_all_at.is_none() {
+            whole_run.push(throughput);
+        }
+    }
+    let fair_set = if whole_run.is_empty() { &all } else { &whole_run };
     let c = sim.counts;
     let mut summary = json!({
         "scenario": sc.name,
@@ -170,8 +190,8 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
     // Moved in, not through `json!`, which would serialize a deep copy of every row (80 M instructions
     // at 1000 flows).
     summary["flows"] = Value::Array(flows);
-    summary["links"] = Value::Array(links);
-    summary["traffic"] = Value::Array(traffic);
+    summary["links"] = Value::Array(links_json(sim, end));
+    summary["traffic"] = Value::Array(traffic_json(sim, end));
     summary
 }
 
