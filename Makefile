@@ -32,7 +32,7 @@ demo: build
 	delaycc demo --out results
 	delaycc reproduce demo --out results/reproduce
 
-test: build kernel ns2-deps lint test-rust test-python
+test: build kernel ns2-deps browser-deps lint test-rust test-python
 
 lint: $(STAMP)
 	cargo fmt --all --check
@@ -54,6 +54,12 @@ kernel: kernel-deps
 # libraries of the binary DELAYCC_NS2 names. Without root the referee tests report themselves not run.
 ns2-deps:
 	./tools/ns2/deps.sh
+
+# The browser the report's test opens report.html in (tests/test_report_browser.py): Debian's chromium
+# when missing (as root). Without it that test reports itself not run.
+.PHONY: browser-deps
+browser-deps:
+	./tools/install-missing.sh browser-deps "the report's browser test" chromium
 
 # The property tests run their bounded default number of cases here (fuzz_parse 3000 per property,
 # fuzz_run 1000: about 8 s together), whatever PROPTEST_CASES the environment holds; `make fuzz` runs long.

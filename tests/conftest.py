@@ -11,6 +11,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 INVALID = ROOT / "tests" / "scenarios" / "invalid"
 
+ARTIFACTS: list[tuple[str, Path]] = []
+"""Files a test keeps for a person to look at (the browser tests' screenshots), listed after the run."""
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if ARTIFACTS:
+        terminalreporter.section("kept for a look")
+        for what, path in ARTIFACTS:
+            terminalreporter.write_line(f"{what}: {path}")
+
 
 @pytest.fixture
 def root() -> Path:

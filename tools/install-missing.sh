@@ -2,7 +2,7 @@
 # install-missing.sh LABEL PURPOSE PACKAGE...: installs, with apt-get and without questions, those of the
 # Debian packages that are not installed. Not root, or no apt-get: says what is missing and what for, and
 # exits 0, so that the rest of `make test` still runs (the tests that need them report the reason).
-# Used by kernel/deps.sh and tools/ns2/deps.sh.
+# Used by kernel/deps.sh, tools/ns2/deps.sh and the Makefile's browser-deps.
 set -euo pipefail
 
 label=$1 purpose=$2

@@ -1,20 +1,58 @@
-"""The reproduction report: Markdown, and one self-contained HTML page with every figure embedded."""
+"""The reproduction report: Markdown, and one self-contained HTML page with every figure embedded.
+
+The page is made to browse, offline and from a file: a table of contents, a stable anchor for every
+experiment (its id), claim (`EXPERIMENT--slug-of-the-claim`), table and figure, a filter by verdict, and
+figures that open full size. Everything is inline: the figures as PNG data, a style sheet, and a short
+script (the filter, Escape to close a figure). Without the script the page still reads and figures still
+open (CSS `:target`); only the filter needs it.
+"""
 
 from __future__ import annotations
 
 import base64
 import html
+import re
 from collections import Counter
 from pathlib import Path
 
 from ..files import atomic_write_text
-from .model import BY_CONSTRUCTION, NOT_COMPARABLE, NOT_REPRODUCED, REPRODUCED, SETUP, Claim, Table
+from .model import (
+    BY_CONSTRUCTION,
+    NOT_COMPARABLE,
+    NOT_REPRODUCED,
+    REPRODUCED,
+    SETUP,
+    VERDICTS,
+    Claim,
+    Table,
+)
 
 STYLE = (
     "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1f2328}"
     "table{border-collapse:collapse;margin:1em 0;font-size:.9em}"
     "td,th{border:1px solid #d0d7de;padding:.3em .5em;text-align:left}th{background:#f6f8fa}"
     ".v{color:#fff;border-radius:4px;padding:.1em .4em;white-space:nowrap}img{max-width:100%}"
+    # Contents, anchors and the claim a link points to.
+    "nav ol{padding-left:1.5em}nav li{margin:.2em 0}nav details{margin:.2em 0 .4em}nav .v{font-size:.8em}"
+    "a.anchor{color:#8c959f;text-decoration:none;margin-left:.3em;visibility:hidden}"
+    "h2:hover a.anchor,h3:hover a.anchor,tr:hover a.anchor,a.anchor:focus{visibility:visible}"
+    "tr:target td{background:#fff8c5}h2:target,h3:target{background:#fff8c5}"
+    # What a link lands on is not left under the filter's bar.
+    "[id]{scroll-margin-top:4em}"
+    # The filter stays in view while scrolling.
+    "#filter{position:sticky;top:0;z-index:1;background:#fff;border-bottom:1px solid #d0d7de;"
+    "padding:.5em 0;margin:1em 0}#filter label{margin-right:1em;white-space:nowrap;cursor:pointer}"
+    "#shown{color:#59636e}"
+    # Figures side by side, each opening full size over the page when its `.zoom` is the target.
+    "figure{display:inline-block;vertical-align:top;width:min(100%,520px);margin:.5em 1em .5em 0}"
+    "figure img{width:100%;cursor:zoom-in}figcaption{font-size:.9em;color:#59636e}"
+    "figure .close{display:none}"
+    ".zoom:target+figure{position:fixed;inset:0;z-index:2;width:auto;margin:0;padding:2.5em 1em 1em;"
+    "overflow:auto;background:rgba(0,0,0,.9);text-align:center}"
+    ".zoom:target+figure img{width:auto;max-width:none;background:#fff;cursor:default}"
+    ".zoom:target+figure figcaption{color:#fff}"
+    ".zoom:target+figure .close{display:block;position:fixed;top:.2em;right:.6em;color:#fff;"
+    "font-size:2em;text-decoration:none}"
 )
 BADGE = {
     REPRODUCED: "#1a7f37",
@@ -23,6 +61,87 @@ BADGE = {
     SETUP: "#9a6700",
     BY_CONSTRUCTION: "#9a6700",
 }
+
+# The filter: a checkbox per verdict sets `hide-VERDICT` on the body, and one rule per verdict hides the
+# claims (table rows and contents entries) that carry it. A link to a hidden claim shows its verdict again.
+SCRIPT = """(function () {
+  var filter = document.getElementById('filter');
+  var boxes = filter.querySelectorAll('input[type=checkbox]');
+  var shown = document.getElementById('shown');
+  var total = 0;
+  for (var i = 0; i < boxes.length; i++) total += Number(boxes[i].getAttribute('data-count'));
+  function apply() {
+    var n = 0;
+    for (var i = 0; i < boxes.length; i++) {
+      document.body.classList.toggle('hide-' + boxes[i].value, !boxes[i].checked);
+      if (boxes[i].checked) n += Number(boxes[i].getAttribute('data-count'));
+    }
+    shown.textContent = n + ' of ' + total + ' claims shown';
+  }
+  function reveal() {
+    var id = location.hash.slice(1);
+    try { id = decodeURIComponent(id); } catch (e) { return; }
+    var el = id ? document.getElementById(id) : null;
+    var verdict = el ? el.getAttribute('data-verdict') : null;
+    if (!verdict) return;
+    var box = filter.querySelector('input[value="' + verdict + '"]');
+    if (box && !box.checked) {
+      box.checked = true;
+      apply();
+      el.scrollIntoView();
+    }
+  }
+  function zoomed() {
+    var z = document.querySelector('.zoom:target');
+    return z ? z.nextElementSibling : null;
+  }
+  filter.addEventListener('change', apply);
+  window.addEventListener('hashchange', reveal);
+  document.addEventListener('keydown', function (e) {
+    var fig = zoomed();
+    if (fig && e.key === 'Escape') location.hash = fig.id;
+  });
+  document.addEventListener('click', function (e) {
+    var fig = zoomed();
+    if (fig && e.target === fig) location.hash = fig.id;
+  });
+  filter.hidden = false;
+  apply();
+  reveal();
+})();"""
+
+
+def _slug(text: str, limit: int = 48) -> str:
+    """Lower-case letters and digits joined by hyphens, cut at a word boundary near ``limit``."""
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    if len(s) > limit:
+        cut = s[:limit]
+        s = cut.rsplit("-", 1)[0] if "-" in cut else cut
+    return s or "x"
+
+
+def _anchor_id(exp_id: str) -> str:
+    """An experiment's id as it stands (ids have no spaces), so links to it stay as they were."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", exp_id).strip("-") or "x"
+
+
+class _Ids:
+    """Hands out each id once: the second claim whose text slugs alike gets `-2`, and so on. An id depends
+    only on its experiment, its own text and the claims before it with the same slug."""
+
+    def __init__(self, reserved: tuple[str, ...] = ()) -> None:
+        self.used = set(reserved)
+
+    def take(self, base: str) -> str:
+        cand, n = base, 1
+        while cand in self.used:
+            n += 1
+            cand = f"{base}-{n}"
+        self.used.add(cand)
+        return cand
+
+
+RESERVED_IDS = ("contents", "filter", "shown")
 
 
 class Section:
@@ -123,29 +242,117 @@ def markdown(sections: list[Section], out: Path, header: str, referee: bool = Fa
     return "\n".join(parts)
 
 
+def _badge(verdict: str) -> str:
+    color = BADGE.get(verdict.lower(), "#444")
+    return f'<span class="v" style="background:{color}">{html.escape(verdict)}</span>'
+
+
 def _html_table(
-    columns: list[str], rows: list[list[str]], verdict_col: int | tuple[int, ...] | None = None
+    columns: list[str],
+    rows: list[list[str]],
+    verdict_col: int | tuple[int, ...] | None = None,
+    row_ids: list[str] | None = None,
+    row_verdicts: list[str] | None = None,
 ) -> str:
+    """A table; with ``row_ids`` each row is an anchor (a link to it follows its first cell), with
+    ``row_verdicts`` each row carries the verdict the filter reads."""
     verdict_cols = (verdict_col,) if isinstance(verdict_col, int) else (verdict_col or ())
     head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
     body = []
-    for r in rows:
+    for n, r in enumerate(rows):
+        rid = row_ids[n] if row_ids else None
         cells = []
         for i, c in enumerate(r):
             if i in verdict_cols:
-                color = BADGE.get(c.lower(), "#444")
-                cells.append(f'<td><span class="v" style="background:{color}">{html.escape(c)}</span></td>')
+                cells.append(f"<td>{_badge(c)}</td>")
+            elif i == 0 and rid:
+                link = f'<a class="anchor" href="#{rid}" title="link to this claim">#</a>'
+                cells.append(f"<td>{html.escape(c)}{link}</td>")
             else:
                 cells.append(f"<td>{html.escape(c)}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
+        attrs = f' id="{rid}"' if rid else ""
+        if row_verdicts:
+            attrs += f' data-verdict="{_slug(row_verdicts[n])}"'
+        body.append(f"<tr{attrs}>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
+class _Anchors:
+    """Every id of the page, handed out before any is written so the contents and the body agree."""
+
+    def __init__(self, sections: list[Section]) -> None:
+        ids = _Ids(RESERVED_IDS)
+        self.experiments = [ids.take(_anchor_id(s.exp_id)) for s in sections]
+        self.claims: list[list[str]] = []
+        self.tables: list[list[str]] = []
+        self.figures: list[list[tuple[str, str]]] = []
+        """Per figure: the figure's id, and the id whose target shows it full size."""
+        for e, s in zip(self.experiments, sections, strict=True):
+            self.claims.append([ids.take(f"{e}--{_slug(c.text)}") for c in s.claims])
+            self.tables.append([ids.take(f"{e}--table-{_slug(t.title)}") for t in s.tables])
+            figs = []
+            for f in s.figures:
+                fid = ids.take(f"{e}--fig-{_slug(('ns2-' if f.parent.name == 'ns2' else '') + f.stem)}")
+                figs.append((fid, ids.take(f"{fid}-full")))
+            self.figures.append(figs)
+
+
+def _contents(sections: list[Section], anchors: _Anchors) -> str:
+    items = []
+    for s, eid, cids in zip(sections, anchors.experiments, anchors.claims, strict=True):
+        title = html.escape(f"{s.exp_id} ({s.paper}): {s.title}")
+        counts = Counter(c.verdict for c in s.claims)
+        tally = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
+        claims = "".join(
+            f'<li data-verdict="{_slug(c.verdict)}"><a href="#{cid}">{html.escape(c.text)}</a> '
+            f"{_badge(c.verdict)}</li>"
+            for c, cid in zip(s.claims, cids, strict=True)
+        )
+        summary = f"<summary>{len(s.claims)} claims: {html.escape(tally)}</summary>"
+        details = f"<details>{summary}<ol>{claims}</ol></details>" if s.claims else ""
+        items.append(f'<li><a href="#{eid}">{title}</a>{details}</li>')
+    return f'<nav id="contents" aria-label="Contents"><h2>Contents</h2><ol>{"".join(items)}</ol></nav>'
+
+
+def _filter(sections: list[Section]) -> str:
+    """One checkbox per verdict the report holds, each with its count; shown by the script."""
+    counts = _counts(sections)
+    boxes = "".join(
+        f'<label><input type="checkbox" value="{_slug(v)}" data-count="{counts[v]}" checked> '
+        f"{_badge(v)} {counts[v]}</label>"
+        for v in VERDICTS
+        if counts[v]
+    )
+    return (
+        '<div id="filter" role="group" aria-label="Show claims" hidden>'
+        f'<b>Show claims:</b> {boxes}<span id="shown"></span></div>'
+    )
+
+
+def _hide_rules() -> str:
+    return "".join(f'body.hide-{_slug(v)} [data-verdict="{_slug(v)}"]{{display:none}}' for v in VERDICTS)
+
+
+def _figure(f: Path, fid: str, zoom: str) -> str:
+    data = base64.b64encode(f.read_bytes()).decode("ascii")
+    img = f'<img alt="{html.escape(f.stem)}" src="data:image/png;base64,{data}">'
+    close = f'<a class="close" href="#{fid}" title="close (Esc)" aria-label="close">&times;</a>'
+    return (
+        f'<span class="zoom" id="{zoom}"></span><figure id="{fid}">'
+        f'<a class="open" href="#{zoom}" title="open full size">{img}</a>'
+        f"<figcaption>{html.escape(_caption(f))}{close}</figcaption></figure>"
+    )
+
+
 def html_page(sections: list[Section], header: str, referee: bool = False) -> str:
+    anchors = _Anchors(sections)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>delaycc: reproducing the papers</title>',
-        f"<style>{STYLE}</style>",
+        '<meta name="viewport" content="width=device-width,initial-scale=1">',
+        # No favicon request: the page asks for nothing beyond itself.
+        '<link rel="icon" href="data:,">',
+        f"<style>{STYLE}{_hide_rules()}</style>",
         "</head><body>",
         "<h1>delaycc: reproducing the papers</h1>",
         f"<p>{html.escape(header)}</p>",
@@ -153,22 +360,26 @@ def html_page(sections: list[Section], header: str, referee: bool = False) -> st
     ]
     if referee:
         parts.append(f"<p><b>{html.escape(_ns2_tally(sections))}</b></p>")
-    for s in sections:
-        eid, paper, title = html.escape(s.exp_id), html.escape(s.paper), html.escape(s.title)
-        parts.append(f'<h2 id="{eid}">{eid} ({paper}): {title}</h2>')
+    parts.append(_contents(sections, anchors))
+    parts.append(_filter(sections))
+    for n, s in enumerate(sections):
+        eid, paper, title = anchors.experiments[n], html.escape(s.paper), html.escape(s.title)
+        link = f'<a class="anchor" href="#{eid}" title="link to this experiment">#</a>'
+        parts.append(f'<h2 id="{eid}">{html.escape(s.exp_id)} ({paper}): {title}{link}</h2>')
         rows = _rows(s, referee)
+        ids, verdicts = anchors.claims[n], [c.verdict for c in s.claims]
         if referee:
-            parts.append(_html_table(REFEREE_COLUMNS, rows, verdict_col=REFEREE_VERDICT_COLUMNS))
+            parts.append(_html_table(REFEREE_COLUMNS, rows, REFEREE_VERDICT_COLUMNS, ids, verdicts))
             if _referee_line(s):
                 parts.append(f"<p>{html.escape(_referee_line(s))}</p>")
         else:
-            parts.append(_html_table(COLUMNS, rows, verdict_col=VERDICT_COLUMNS))
-        for t in s.tables:
-            parts.append(f"<h3>{html.escape(t.title)}</h3>" + _html_table(t.columns, t.rows))
-        for f in s.figures:
-            data = base64.b64encode(f.read_bytes()).decode("ascii")
-            img = f'<img alt="{html.escape(f.stem)}" src="data:image/png;base64,{data}">'
-            parts.append(f"<figure>{img}<figcaption>{html.escape(_caption(f))}</figcaption></figure>")
+            parts.append(_html_table(COLUMNS, rows, VERDICT_COLUMNS, ids, verdicts))
+        for t, tid in zip(s.tables, anchors.tables[n], strict=True):
+            link = f'<a class="anchor" href="#{tid}" title="link to this table">#</a>'
+            parts.append(f'<h3 id="{tid}">{html.escape(t.title)}{link}</h3>' + _html_table(t.columns, t.rows))
+        for f, (fid, zoom) in zip(s.figures, anchors.figures[n], strict=True):
+            parts.append(_figure(f, fid, zoom))
+    parts.append(f"<script>{SCRIPT}</script>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
