@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..files import atomic_write_text
+from ..packaged import data_root
 from . import referee as referee_mod
 from . import report
 from .catalogue import DEMO, EXPERIMENTS, PAPERS, select
@@ -20,17 +21,20 @@ def reproduce(
     out: Path,
     workers: int | None = None,
     progress: bool | None = None,
-    root: Path = Path("."),
+    root: Path | None = None,
     referee: str | None = None,
     ns2: str | None = None,
     ns2_timeout_s: float = 1800.0,
 ) -> Path:
     """Runs the experiments of ``target`` and writes the report. ``referee="ns2"`` also runs every run
-    ns-2 can make in ns-2 (the binary from ``ns2``, $DELAYCC_NS2 or PATH) and judges each claim on it."""
+    ns-2 can make in ns-2 (the binary from ``ns2``, $DELAYCC_NS2 or PATH) and judges each claim on it.
+    The experiments' scenario paths are relative to ``root``: by default the checkout the package runs
+    from, or the installed package's own copy of the scenarios (`packaged.data_root`)."""
     from tqdm import tqdm
 
     if referee not in (None, "ns2"):
         raise ValueError(f"unknown referee '{referee}'; the only referee is ns2")
+    root = data_root() if root is None else root
     experiments = select(target)
     binary = referee_mod.check_binary(ns2) if referee else None
     jobs = [(k, str(root.resolve())) for e in experiments for k in keys_for(e)]
