@@ -10,7 +10,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
 
-.PHONY: all demo test test-rust test-python fuzz lint bench build env lock clean kernel-deps kernel ns2-deps
+.PHONY: all demo test test-rust test-python fuzz lint bench build wheel env lock clean kernel-deps kernel ns2-deps
 
 all: build
 
@@ -27,6 +27,12 @@ $(BUILD_STAMP): $(STAMP) $(RUST_SOURCES) pyproject.toml
 	touch $(BUILD_STAMP)
 
 build: $(BUILD_STAMP)
+
+# An installable wheel in dist/: the package, the extension module and the scenarios (as delaycc/scenarios,
+# see python/delaycc/packaged.py). `pip install dist/delaycc-*.whl`, with extras [dask] and [notebook].
+wheel: $(STAMP)
+	rm -f dist/delaycc-*.whl
+	maturin build --release --locked --out dist
 
 demo: build
 	delaycc demo --out results
@@ -81,4 +87,4 @@ lock:
 	  echo "# Regenerate with: make lock"; /tmp/delaycc-lock-venv/bin/pip freeze; } > requirements.lock
 
 clean:
-	rm -rf $(VENV) target results
+	rm -rf $(VENV) target results dist
