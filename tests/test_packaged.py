@@ -1,6 +1,6 @@
 """The scenarios come with the package (python/delaycc/packaged.py): from any working directory the
-reproduction, the demo, the crosscheck suite and `delaycc list scenarios` find the checkout's files. The
-installed wheel is tested in test_wheel.py."""
+reproduction (and `claims_for`, one experiment's claims), the demo, the crosscheck suite and `delaycc list
+scenarios` find the checkout's files. The installed wheel is tested in test_wheel.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from delaycc import scenarios_dir
 from delaycc.cli import main
 from delaycc.crosscheck.suite import load_manifest
 from delaycc.packaged import data_root
-from delaycc.reproduce import EXPERIMENTS
+from delaycc.reproduce import EXPERIMENTS, claims_for
+from delaycc.reproduce.model import VERDICTS
 from delaycc.reproduce.runs import keys_for, scenario_for
 
 from conftest import ROOT, SCENARIOS
@@ -50,3 +51,15 @@ def test_list_scenarios_prints_every_file_by_its_full_path(
     listed = capsys.readouterr().out.split()
     assert listed == sorted(str(p.resolve()) for p in SCENARIOS.rglob("*.toml"))
     assert any(p.endswith("papers/vfast-I.toml") for p in listed)
+
+
+def test_the_claims_of_one_experiment_from_another_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    claims = claims_for("rttbased-parkinglot", workers=1)
+    assert claims and all(c.experiment == "rttbased-parkinglot" for c in claims)
+    assert {c.verdict for c in claims} <= set(VERDICTS)
+    assert not list(tmp_path.iterdir()), "nothing is written"
+    with pytest.raises(ValueError, match="unknown experiment 'P001'"):
+        claims_for("P001")

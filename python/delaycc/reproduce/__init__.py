@@ -11,7 +11,7 @@ from ..packaged import data_root
 from . import referee as referee_mod
 from . import report
 from .catalogue import DEMO, EXPERIMENTS, PAPERS, select
-from .model import RunResult, RunSet
+from .model import Claim, RunResult, RunSet
 from .pool import run_all
 from .runs import keys_for
 
@@ -87,6 +87,18 @@ def reproduce(
     return out / "report.html"
 
 
+def claims_for(experiment: str, workers: int | None = None, root: Path | None = None) -> list[Claim]:
+    """Runs one experiment's ensemble and returns its claims: for each, the paper's statement and figure,
+    what was measured with its spread, the criterion, in how many runs it held and the verdict, as
+    ``reproduce`` reports them, without writing anything."""
+    if experiment not in EXPERIMENTS:
+        raise ValueError(f"unknown experiment '{experiment}'; choose one of: {', '.join(EXPERIMENTS)}")
+    exp = EXPERIMENTS[experiment]
+    root = data_root() if root is None else root
+    runs = run_all([(k, str(root.resolve())) for k in keys_for(exp)], workers)
+    return exp.claims(RunSet(exp, runs)) if exp.claims else []
+
+
 def _row(r: RunResult) -> dict[str, object]:
     return {
         "experiment": r.key.experiment,
@@ -97,4 +109,4 @@ def _row(r: RunResult) -> dict[str, object]:
     }
 
 
-__all__ = ["DEMO", "EXPERIMENTS", "PAPERS", "reproduce", "select"]
+__all__ = ["DEMO", "EXPERIMENTS", "PAPERS", "Claim", "claims_for", "reproduce", "select"]
