@@ -43,8 +43,8 @@ test: build kernel ns2-deps lint test-rust test-python
 lint: $(STAMP)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --locked --quiet -- -D warnings
-	ruff check python tests benches
-	ruff format --check python tests benches
+	ruff check python tests benches examples
+	ruff format --check python tests benches examples
 	mypy python/delaycc
 
 # The kernel side (kernel/): Debian packages when missing (as root), then the BPF algorithms and the
