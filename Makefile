@@ -10,7 +10,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 RUST_SOURCES := $(shell find crates -name '*.rs' -o -name Cargo.toml) Cargo.toml Cargo.lock
 
-.PHONY: all demo test test-rust test-python fuzz lint bench build env lock clean kernel-deps kernel ns2-deps
+.PHONY: all demo test test-rust test-python fuzz lint bench build wheel env lock clean kernel-deps kernel ns2-deps
 
 all: build
 
@@ -28,6 +28,12 @@ $(BUILD_STAMP): $(STAMP) $(RUST_SOURCES) pyproject.toml
 
 build: $(BUILD_STAMP)
 
+# An installable wheel in dist/: the package, the extension module and the scenarios (as delaycc/scenarios,
+# see python/delaycc/packaged.py). `pip install dist/delaycc-*.whl`, with extras [dask] and [notebook].
+wheel: $(STAMP)
+	rm -f dist/delaycc-*.whl
+	maturin build --release --locked --out dist
+
 demo: build
 	delaycc demo --out results
 	delaycc reproduce demo --out results/reproduce
@@ -37,8 +43,8 @@ test: build kernel ns2-deps browser-deps lint test-rust test-python
 lint: $(STAMP)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --locked --quiet -- -D warnings
-	ruff check python tests benches
-	ruff format --check python tests benches
+	ruff check python tests benches examples
+	ruff format --check python tests benches examples
 	mypy python/delaycc
 
 # The kernel side (kernel/): Debian packages when missing (as root), then the BPF algorithms and the
@@ -87,4 +93,4 @@ lock:
 	  echo "# Regenerate with: make lock"; /tmp/delaycc-lock-venv/bin/pip freeze; } > requirements.lock
 
 clean:
-	rm -rf $(VENV) target results
+	rm -rf $(VENV) target results dist

@@ -3,11 +3,15 @@
 >>> import delaycc
 >>> r = delaycc.run("scenarios/dumbbell-newreno.toml")
 >>> r.flows[["id", "throughput_bps"]]
+
+The scenarios of the repository come with the package: ``delaycc.scenarios_dir() / "papers"`` holds the
+papers' experiments, from any working directory.
 """
 
 from ._core import __version__
 from .api import algorithms, duration_s, run, transports, validate
 from .errors import BudgetExceeded, RunInterrupted, ScenarioError, SimulationError
+from .packaged import scenarios_dir
 from .result import Result
 from .sweep import sweep
 
@@ -21,6 +25,7 @@ __all__ = [
     "algorithms",
     "duration_s",
     "run",
+    "scenarios_dir",
     "sweep",
     "transports",
     "validate",

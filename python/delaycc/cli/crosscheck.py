@@ -50,9 +50,9 @@ def _one(args: argparse.Namespace) -> int:
 def _suite(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from ..crosscheck.suite import DEFAULT_MANIFEST, ERROR, run_suite, table
+    from ..crosscheck.suite import ERROR, run_suite, table
 
-    manifest = Path(args.manifest) if args.manifest else DEFAULT_MANIFEST
+    manifest = Path(args.manifest) if args.manifest else None
     bar = tqdm(desc="crosscheck", unit="case", disable=args.quiet or not sys.stderr.isatty(), file=sys.stderr)
     results = run_suite(
         Path(args.out or "results/crosscheck-suite"),

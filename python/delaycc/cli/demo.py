@@ -1,5 +1,5 @@
-"""`delaycc demo` (``make demo``): run every scenario in ``scenarios/`` (not the paper set), write results and
-print tables."""
+"""`delaycc demo` (``make demo``): run every scenario in ``scenarios/`` (not the paper set; the checkout's
+directory, or the copy installed with the package), write results and print tables."""
 
 from __future__ import annotations
 
@@ -10,19 +10,17 @@ from pathlib import Path
 
 from .. import api
 from ..errors import ScenarioError
+from ..packaged import scenarios_dir
 from ..progress import sim_progress
 from ..table import summary_table
 from .common import Subparsers
 
-SCENARIO_DIR = Path("scenarios")
 
-
-def run_demo(out: Path, quiet: bool = False, scenario_dir: Path = SCENARIO_DIR) -> int:
+def run_demo(out: Path, quiet: bool = False, scenario_dir: Path | None = None) -> int:
+    scenario_dir = scenarios_dir() if scenario_dir is None else scenario_dir
     files = sorted(scenario_dir.glob("*.toml"))
     if not files:
-        print(
-            f"delaycc demo: no scenarios in {scenario_dir}/ (run it from the project root)", file=sys.stderr
-        )
+        print(f"delaycc demo: no scenarios in {scenario_dir}/", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     status = 0

@@ -1,5 +1,6 @@
 """`delaycc list algorithms`: every algorithm with its parameters, their defaults and where each default
-comes from (or the same as JSON)."""
+comes from (or the same as JSON). `delaycc list scenarios`: the path of every scenario file that comes with
+the package (the papers' experiments, the examples, the crosscheck suite, the sweeps), one per line."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import json
 
 from .. import api
+from ..packaged import scenarios_dir
 from .common import Subparsers
 
 
@@ -22,6 +24,8 @@ def _toml_value(v: object) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    if args.what == "scenarios":
+        return _list_scenarios(args.json)
     algs = api.algorithms()
     if args.json:
         print(json.dumps(algs, indent=2))
@@ -36,8 +40,17 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _list_scenarios(as_json: bool) -> int:
+    """Absolute paths, so that a line can be handed to `delaycc run` from any directory."""
+    files = [str(p) for p in sorted(scenarios_dir().rglob("*.toml"))]
+    print(json.dumps(files, indent=2) if as_json else "\n".join(files))
+    return 0
+
+
 def add_parser(sub: Subparsers) -> None:
-    ls = sub.add_parser("list", help="list algorithms with their parameters")
-    ls.add_argument("what", choices=["algorithms"])
+    ls = sub.add_parser(
+        "list", help="list algorithms with their parameters, or the scenario files that come with delaycc"
+    )
+    ls.add_argument("what", choices=["algorithms", "scenarios"])
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_list)

@@ -16,10 +16,12 @@ from ..errors import ScenarioError
 from ..files import atomic_write_text
 from ..ns2 import Ns2Error, Ns2Unsupported, locate, scenario
 from ..output.jsontext import json_text
+from ..packaged import data_root
 from . import compare
 from .run import crosscheck
 
 DEFAULT_MANIFEST = Path("scenarios/crosscheck/suite.toml")
+"""The suite's manifest, relative to `packaged.data_root()` (the checkout, or the installed package)."""
 AGREE, DIFFER, NOT_RUN, ERROR = "agree", "differ", "not run", "error"
 
 
@@ -49,8 +51,10 @@ class CaseResult:
         return [r for r in rows if r["within"] is False]
 
 
-def load_manifest(path: Path = DEFAULT_MANIFEST) -> list[Case]:
-    """The cases of a suite manifest; ValueError naming the file and key for anything malformed."""
+def load_manifest(path: Path | None = None) -> list[Case]:
+    """The cases of a suite manifest (the reference suite's by default); ValueError naming the file and key
+    for anything malformed."""
+    path = data_root() / DEFAULT_MANIFEST if path is None else path
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -120,7 +124,7 @@ def _run_job(job: tuple[Case, Path, str | None, float]) -> CaseResult:
 
 def run_suite(
     out: Path,
-    manifest: Path = DEFAULT_MANIFEST,
+    manifest: Path | None = None,
     *,
     ns2: str | None = None,
     workers: int | None = None,

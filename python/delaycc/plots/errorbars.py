@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.figure import Figure
 
 from .figure import save_png
 
@@ -16,7 +16,8 @@ DPI = 110
 def mean_std(df: pd.DataFrame, x: str, y: str, hue: str | None, path: Path) -> Path:
     """Over the rows of each ``x`` (seeds, usually), the mean of ``y`` with ± one standard deviation; one
     line per value of ``hue`` (all rows in one line without it)."""
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig = Figure(figsize=(7, 4.2))
+    ax = fig.subplots()
     groups = df.groupby(hue) if hue else [("all", df)]
     for label, g in groups:
         stats = g.groupby(x)[y].agg(["mean", "std", "count"]).reset_index().sort_values(x)

@@ -1,10 +1,10 @@
-"""What every figure shares: time axes, and saving to PNG (atomically, then closing the figure)."""
+"""What every figure shares: time axes, and saving to PNG atomically. Every figure is a bare `Figure`, not
+pyplot's: pyplot would register it with the process's backend (and a notebook would show it)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
@@ -13,7 +13,8 @@ from ..files import atomic_write
 
 def time_axes(title: str, ylabel: str) -> tuple[Figure, Axes]:
     """One plot against time in seconds, with a light grid."""
-    fig, ax = plt.subplots(figsize=(8, 4.2))
+    fig = Figure(figsize=(8, 4.2))
+    ax = fig.subplots()
     ax.set_title(title)
     ax.set_xlabel("time (s)")
     ax.set_ylabel(ylabel)
@@ -23,5 +24,4 @@ def time_axes(title: str, ylabel: str) -> tuple[Figure, Axes]:
 
 def save_png(fig: Figure, path: Path, dpi: int) -> Path:
     atomic_write(path, lambda p: fig.savefig(p, dpi=dpi, format="png"))
-    plt.close(fig)
     return path

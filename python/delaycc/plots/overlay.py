@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from ..result_like import ResultLike
@@ -52,7 +51,6 @@ def _plot(
             ax.plot(t, _smooth(t, x) if smooth else x, style, color=color, linewidth=1, label=f"{oid} {who}")
             drawn = True
     if not drawn:
-        plt.close(fig)
         return None
     ax.legend(loc="best", fontsize="x-small", ncol=2)
     return save_png(fig, path, DPI)

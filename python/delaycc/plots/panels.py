@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
@@ -16,7 +15,8 @@ DPI = 100
 
 
 def panels(n: int, title: str) -> tuple[Figure, list[Axes]]:
-    fig, axes = plt.subplots(n, 1, figsize=(8, 2.6 * n), sharex=True, squeeze=False)
+    fig = Figure(figsize=(8, 2.6 * n))
+    axes = fig.subplots(n, 1, sharex=True, squeeze=False)
     fig.suptitle(title)
     return fig, [a for row in axes for a in row]
 

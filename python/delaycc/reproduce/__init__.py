@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 
 from ..files import atomic_write_text
+from ..packaged import data_root
 from . import referee as referee_mod
 from . import report
 from .catalogue import DEMO, EXPERIMENTS, PAPERS, select
-from .model import RunResult, RunSet
+from .model import Claim, RunResult, RunSet
 from .pool import run_all
 from .runs import keys_for
 
@@ -20,17 +21,20 @@ def reproduce(
     out: Path,
     workers: int | None = None,
     progress: bool | None = None,
-    root: Path = Path("."),
+    root: Path | None = None,
     referee: str | None = None,
     ns2: str | None = None,
     ns2_timeout_s: float = 1800.0,
 ) -> Path:
     """Runs the experiments of ``target`` and writes the report. ``referee="ns2"`` also runs every run
-    ns-2 can make in ns-2 (the binary from ``ns2``, $DELAYCC_NS2 or PATH) and judges each claim on it."""
+    ns-2 can make in ns-2 (the binary from ``ns2``, $DELAYCC_NS2 or PATH) and judges each claim on it.
+    The experiments' scenario paths are relative to ``root``: by default the checkout the package runs
+    from, or the installed package's own copy of the scenarios (`packaged.data_root`)."""
     from tqdm import tqdm
 
     if referee not in (None, "ns2"):
         raise ValueError(f"unknown referee '{referee}'; the only referee is ns2")
+    root = data_root() if root is None else root
     experiments = select(target)
     binary = referee_mod.check_binary(ns2) if referee else None
     jobs = [(k, str(root.resolve())) for e in experiments for k in keys_for(e)]
@@ -83,6 +87,18 @@ def reproduce(
     return out / "report.html"
 
 
+def claims_for(experiment: str, workers: int | None = None, root: Path | None = None) -> list[Claim]:
+    """Runs one experiment's ensemble and returns its claims: for each, the paper's statement and figure,
+    what was measured with its spread, the criterion, in how many runs it held and the verdict, as
+    ``reproduce`` reports them, without writing anything."""
+    if experiment not in EXPERIMENTS:
+        raise ValueError(f"unknown experiment '{experiment}'; choose one of: {', '.join(EXPERIMENTS)}")
+    exp = EXPERIMENTS[experiment]
+    root = data_root() if root is None else root
+    runs = run_all([(k, str(root.resolve())) for k in keys_for(exp)], workers)
+    return exp.claims(RunSet(exp, runs)) if exp.claims else []
+
+
 def _row(r: RunResult) -> dict[str, object]:
     return {
         "experiment": r.key.experiment,
@@ -93,4 +109,4 @@ def _row(r: RunResult) -> dict[str, object]:
     }
 
 
-__all__ = ["DEMO", "EXPERIMENTS", "PAPERS", "reproduce", "select"]
+__all__ = ["DEMO", "EXPERIMENTS", "PAPERS", "Claim", "claims_for", "reproduce", "select"]

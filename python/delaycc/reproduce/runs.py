@@ -12,14 +12,17 @@ import numpy as np
 
 from .. import api
 from ..keypath import set_path
+from ..packaged import data_root
 from ..result import Result
 from ..units import duration_s
 from .model import KEPT_FLOW_METRICS, KEPT_LINK_METRICS, Experiment, RunKey, RunResult
 
 
-def scenario_for(exp: Experiment, key: RunKey, root: Path = Path(".")) -> dict[str, Any]:
+def scenario_for(exp: Experiment, key: RunKey, root: Path | None = None) -> dict[str, Any]:
     """The scenario of one run: the experiment's file with the algorithm, its parameters and streams put on
-    the flows under test, the sweep value set, and the seed."""
+    the flows under test, the sweep value set, and the seed. ``exp.scenario`` is relative to ``root``
+    (by default `packaged.data_root()`)."""
+    root = data_root() if root is None else root
     doc = copy.deepcopy(tomllib.loads((root / exp.scenario).read_text()))
     for flow in doc.get("flows", []):
         if flow.get("id") in exp.flows:
@@ -59,7 +62,7 @@ def keys_for(exp: Experiment) -> list[RunKey]:
     return [RunKey(exp.id, alg, p, s) for alg in exp.compare for p in points for s in exp.seeds]
 
 
-def run_one(exp: Experiment, key: RunKey, root: Path = Path(".")) -> RunResult:
+def run_one(exp: Experiment, key: RunKey, root: Path | None = None) -> RunResult:
     return kept(key, api.run(scenario_for(exp, key, root)))
 
 
