@@ -48,6 +48,8 @@ pub struct Estimate {
     pub events: f64,
     /// Bytes of the simulation's data at its peak (the budget's estimate, `budget.rs`).
     pub memory: u64,
+    /// The scenario's event budget (`[limits] max_events`), which stops the run there.
+    pub max_events: Option<u64>,
     /// Cumulative events against simulated time: (seconds, events) at the start of the run, at every
     /// change of the model's rates, and at the end; linear in between.
     pub profile: Vec<(f64, f64)>,
@@ -62,6 +64,7 @@ impl Estimate {
             "packets": (self.data_packets + self.acks + self.datagrams).round(),
             "events": self.events.round(),
             "memory_bytes": self.memory,
+            "max_events": self.max_events,
             "profile": self.profile,
         })
     }
@@ -356,7 +359,15 @@ pub fn estimate(sc: &Scenario) -> Estimate {
         profile.push((secs(t1), events));
     }
     let memory = memory(sc, &dirs, &peak_queue, &peak_window);
-    Estimate { data_packets: data, acks, datagrams, events, memory, profile }
+    Estimate {
+        data_packets: data,
+        acks,
+        datagrams,
+        events,
+        memory,
+        max_events: sc.limits.max_events,
+        profile,
+    }
 }
 
 /// Algorithms whose loss response `loss_response` knows, and those `yields_to_acks` names (a test checks
