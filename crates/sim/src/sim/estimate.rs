@@ -3,8 +3,9 @@
 //! Nothing is simulated, so this costs microseconds however long the run: `delaycc run --estimate` and
 //! the warning about long runs read it (docs/performance.md, "Estimating a run").
 //!
-//! The model, stretch by stretch of simulated time (cut at every flow's and source's start and stop and
-//! at every scenario event, which change paths, bandwidths, loss and links up or down):
+//! The model, stretch by stretch of simulated time (cut at every flow's and source's start and stop, on a
+//! grid beyond `MAX_STRETCHES` of them, and at every scenario event, which change paths, bandwidths, loss
+//! and links up or down):
 //! - sources send at their rate (an on-off source at its rate times its on fraction); where their sum
 //!   exceeds a link direction's bandwidth each is scaled down in proportion from that hop on;
 //! - flows share the bandwidth the sources leave max-min fairly (water-filling over their forward paths
