@@ -24,7 +24,12 @@ GOOD: dict[str, Any] = {
 }
 
 NOT_SCENARIOS = [None, 42, 1.5, True, [GOOD], (1, 2), {1, 2}, b"name = 'x'", bytearray(b"x"), object()]
-ENTRY_POINTS: list[Callable[[Any], Any]] = [delaycc.run, delaycc.validate, delaycc.duration_s]
+ENTRY_POINTS: list[Callable[[Any], Any]] = [
+    delaycc.run,
+    delaycc.validate,
+    delaycc.duration_s,
+    delaycc.estimate,
+]
 
 
 def errors_of(scenario: Any) -> list[str]:

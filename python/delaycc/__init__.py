@@ -9,7 +9,7 @@ papers' experiments, from any working directory.
 """
 
 from ._core import __version__
-from .api import algorithms, duration_s, run, transports, validate
+from .api import algorithms, duration_s, estimate, run, transports, validate
 from .errors import BudgetExceeded, RunInterrupted, ScenarioError, SimulationError
 from .packaged import scenarios_dir
 from .result import Result
@@ -24,6 +24,7 @@ __all__ = [
     "__version__",
     "algorithms",
     "duration_s",
+    "estimate",
     "run",
     "scenarios_dir",
     "sweep",

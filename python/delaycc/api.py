@@ -1,4 +1,4 @@
-"""The Python API: ``run``, ``validate``, ``algorithms``."""
+"""The Python API: ``run``, ``validate``, ``estimate``, ``algorithms``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from .errors import BudgetExceeded, RunInterrupted, ScenarioError, SimulationErr
 from .limits import max_events_arg, max_memory_arg
 from .result import Result
 from .scenario_input import ScenarioLike, resolve
+from .workload import Estimate
 
 SEED_MAX = 2**63 - 1
 """Largest seed, as in scenario files (TOML integers are signed 64-bit)."""
@@ -42,6 +43,19 @@ def duration_s(scenario: ScenarioLike) -> float:
     if d is None:
         raise ScenarioError(_core.validate(src.text, src.name, src.format))
     return float(d)
+
+
+def estimate(scenario: ScenarioLike, *, max_events: int | None = None) -> Estimate:
+    """The work a run of a valid scenario will be, estimated without running it: packets, events, memory,
+    and wall-clock seconds at this machine's rate (``delaycc.workload``; the model is in
+    docs/performance.md, "Estimating a run"). ``max_events`` replaces the scenario's event budget, as in
+    ``run``."""
+    budget = max_events_arg(max_events)
+    src = resolve(scenario)
+    raw = _core.estimate_json(src.text, src.name, src.format)
+    if raw is None:
+        raise ScenarioError(_core.validate(src.text, src.name, src.format))
+    return Estimate.from_json(raw, max_events=budget)
 
 
 def transports(scenario: ScenarioLike) -> list[dict[str, Any]]:

@@ -34,6 +34,15 @@ fn duration_s(text: &str, file: &str, format: &str) -> Option<f64> {
     parse(text, file, format).ok().map(|s| delaycc_sim::time::secs(s.duration))
 }
 
+/// The work a run of a valid scenario will be, estimated before it starts (`sim/estimate.rs`), as JSON:
+/// data_packets, acks, datagrams, packets, events, memory_bytes, max_events (the scenario's budget, or
+/// null) and profile (a list of [seconds, cumulative events], linear in between); None when invalid.
+#[pyfunction]
+fn estimate_json(text: &str, file: &str, format: &str) -> Option<String> {
+    let sc = parse(text, file, format).ok()?;
+    catch_unwind(|| delaycc_sim::sim::estimate(&sc).to_json()).ok().map(|v| v.to_string())
+}
+
 /// Writes `n` little-endian f64 values straight into a new `bytes` (no intermediate copy: the time series
 /// can be most of a run's memory).
 fn f64_bytes<'py>(
@@ -288,6 +297,7 @@ fn algorithms_json() -> String {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(duration_s, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
     m.add_function(wrap_pyfunction!(transports_json, m)?)?;

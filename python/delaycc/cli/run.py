@@ -1,5 +1,6 @@
 """`delaycc run FILE`: one scenario, its summary table, and with --out its outputs (partial ones too when
-a budget or Ctrl-C stops it: exit status 3 or 130)."""
+a budget or Ctrl-C stops it: exit status 3 or 130). Before it starts, its estimate (`--estimate`: only
+that)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,19 @@ from ..errors import BudgetExceeded, RunInterrupted
 from ..progress import sim_progress
 from ..result import Result
 from ..table import summary_table
+from .announce import before_run, estimate_only
 from .common import EXIT_BUDGET, EXIT_INTERRUPTED, Subparsers, max_events, max_memory, seed
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     total = api.duration_s(args.file)
+    estimate = api.estimate(args.file, max_events=args.max_events)
+    if args.estimate:
+        return estimate_only(estimate, args.file)
+    before_run(estimate, args.file, args.quiet)
     status = 0
-    with sim_progress(total, Path(args.file).stem, enabled=None if not args.quiet else False) as cb:
+    show = False if args.quiet else None
+    with sim_progress(total, Path(args.file).stem, enabled=show, estimate=estimate) as cb:
         try:
             result: Result = api.run(
                 args.file, seed=args.seed, progress=cb, max_events=args.max_events, max_memory=args.max_memory
@@ -46,7 +53,13 @@ def add_parser(sub: Subparsers) -> None:
     r.add_argument("--out", help="directory for summary.json, timeseries.csv/.parquet and figures/")
     r.add_argument("--seed", type=seed, help="override the scenario's seed (0 to 2**63 - 1)")
     r.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
-    r.add_argument("-q", "--quiet", action="store_true", help="no table, no progress bar")
+    r.add_argument("-q", "--quiet", action="store_true", help="no table, no estimate, no progress bar")
+    r.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the run's estimated packets, events, memory and time (and a warning past 10 min), "
+        "then exit without running",
+    )
     r.add_argument(
         "--max-events",
         type=max_events,

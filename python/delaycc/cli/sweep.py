@@ -4,14 +4,20 @@ run that did not succeed."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
+from .announce import before_sweep
 from .common import Subparsers
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from ..sweep import sweep
+    from ..sweep import estimate, sweep
 
+    if not args.quiet:
+        name, runs, events = estimate(args.file, args.out)
+        parallel = None if args.dask else min(args.workers or os.cpu_count() or 1, max(1, runs))
+        before_sweep(name, runs, events, parallel, args.quiet)
     progress = None if not args.quiet else False
     df = sweep(
         args.file, args.out, workers=args.workers, dask=args.dask, keep_runs=args.keep_runs, progress=progress

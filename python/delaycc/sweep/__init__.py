@@ -6,6 +6,7 @@ command skips the ones already complete."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -43,6 +44,28 @@ def table(points: list[Point], out: Path, metrics: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _spec(spec: str | Path | SweepSpec) -> tuple[SweepSpec, str]:
+    if isinstance(spec, SweepSpec):
+        return spec, "<sweep>"
+    return load(Path(spec)), str(spec)
+
+
+def estimate(spec: str | Path | SweepSpec, out: str | Path) -> tuple[str, int, int]:
+    """The sweep's name, the runs it has left to do in ``out`` and their estimated events in all
+    (``delaycc.estimate`` of each; a point whose scenario is invalid counts none)."""
+    from .. import api
+    from ..errors import ScenarioError
+
+    spec, where = _spec(spec)
+    todo = pending(expand(spec, where), Path(out))
+    events = 0
+    for p in todo:
+        if p.scenario is not None:
+            with contextlib.suppress(ScenarioError):
+                events += api.estimate(p.scenario).events_run
+    return spec.name, len(todo), events
+
+
 def sweep(
     spec: str | Path | SweepSpec,
     out: str | Path,
@@ -56,12 +79,7 @@ def sweep(
     from tqdm import tqdm
 
     out = Path(out)
-    if not isinstance(spec, SweepSpec):
-        path = Path(spec)
-        spec = load(path)
-        where = str(path)
-    else:
-        where = "<sweep>"
+    spec, where = _spec(spec)
     points = expand(spec, where)
     out.mkdir(parents=True, exist_ok=True)
     todo = pending(points, out)
@@ -87,4 +105,4 @@ def sweep(
     return df
 
 
-__all__ = ["SweepSpec", "load", "sweep", "table"]
+__all__ = ["SweepSpec", "estimate", "load", "sweep", "table"]

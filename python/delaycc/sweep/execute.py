@@ -1,14 +1,22 @@
 """Running a sweep's points on a local process pool or a Dask cluster. Each finished run is written at
 once to `runs/<run_id>.json` (atomically), so an interrupted sweep loses nothing finished and a re-run
-skips it; a failing run is recorded with its error and does not stop the others."""
+skips it; a failing run is recorded with its error and does not stop the others.
+
+On Dask, a point is a task keyed by its run id (deterministic: a second client asking for the same run
+shares the task instead of running it again). A worker lost while running a point costs nothing but
+time: the scheduler runs the point on another worker (up to its `allowed-failures`, then the point is
+recorded as failed with Dask's KilledWorker and a re-run retries it). Losing the scheduler ends the
+sweep with what finished saved; the same command, given a scheduler again, goes on from there."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import os
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -20,6 +28,16 @@ from .rows import flatten
 
 DONE = ("ok", "invalid")  # a re-run skips these; "failed" runs are tried again
 
+DASK_RETRIES = 2
+"""Times Dask runs a point again when its task raises. `run_point` records a run's own failures, so
+what raises is the machinery around it (a worker that cannot load the task, say); a worker that dies is
+the scheduler's `allowed-failures`, not this."""
+
+
+def unfinished(run_id: str, status: str, error: str | None) -> dict[str, Any]:
+    """The record of a run that gave no results: invalid, or failed."""
+    return {"run_id": run_id, "status": status, "error": error, "wall_s": 0.0, "row": {}}
+
 
 def run_point(scenario: dict[str, Any], run_id: str, keep_dir: str | None) -> dict[str, Any]:
     """Runs one point and returns its record (never raises for a bad scenario or a failed run)."""
@@ -29,21 +47,9 @@ def run_point(scenario: dict[str, Any], run_id: str, keep_dir: str | None) -> di
     try:
         result = api.run(scenario)
     except ScenarioError as e:
-        return {
-            "run_id": run_id,
-            "status": "invalid",
-            "error": " | ".join(e.errors),
-            "wall_s": 0.0,
-            "row": {},
-        }
+        return unfinished(run_id, "invalid", " | ".join(e.errors))
     except Exception as e:  # the sweep records any failure of one point and goes on
-        return {
-            "run_id": run_id,
-            "status": "failed",
-            "error": f"{type(e).__name__}: {e}",
-            "wall_s": 0.0,
-            "row": {},
-        }
+        return unfinished(run_id, "failed", f"{type(e).__name__}: {e}")
     if keep_dir:
         result.save(Path(keep_dir) / run_id)
     return {
@@ -95,14 +101,7 @@ def execute(
     todo = []
     for p in points:
         if p.scenario is None:
-            err: dict[str, Any] = {
-                "run_id": p.run_id,
-                "status": "invalid",
-                "error": p.error,
-                "wall_s": 0.0,
-                "row": {},
-            }
-            save_record(out, p, err)
+            save_record(out, p, unfinished(p.run_id, "invalid", p.error))
             on_done()
         else:
             todo.append(p)
@@ -132,6 +131,16 @@ def _execute_local(
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+def task_key(run_id: str, keep_dir: str | None) -> str:
+    """The Dask key of a point's task: its run id, so a second client asking for the same run (a re-run
+    while the first still holds it) gets the same task; with --keep-runs the folder is part of the key,
+    since the task writes there."""
+    if keep_dir is None:
+        return f"delaycc-run-{run_id}"
+    folder = hashlib.sha256(keep_dir.encode()).hexdigest()[:8]
+    return f"delaycc-run-{run_id}-keep-{folder}"
+
+
 def _execute_dask(
     todo: list[Point], out: Path, address: str, keep_dir: str | None, on_done: Callable[[], None]
 ) -> None:
@@ -144,10 +153,38 @@ def _execute_dask(
         client = Client(address, timeout="10s")  # type: ignore[no-untyped-call]
     except OSError as e:
         raise SimulationError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    lost = 0
     try:
-        futures = {client.submit(run_point, p.scenario, p.run_id, keep_dir, pure=False): p for p in todo}
-        for fut in dask_completed(list(futures)):  # type: ignore[no-untyped-call]
-            save_record(out, futures[fut], fut.result())
-            on_done()
+        futures: list[Any] = []
+        points: dict[str, list[Point]] = {}
+        for p in todo:
+            key = task_key(p.run_id, keep_dir)
+            if key not in points:
+                points[key] = []
+                futures.append(
+                    client.submit(run_point, p.scenario, p.run_id, keep_dir, key=key, retries=DASK_RETRIES)
+                )
+            points[key].append(p)
+        for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
+            try:
+                rec = fut.result()
+            except CancelledError:
+                # The client lost the scheduler, which cancels every task it still waits for.
+                lost += len(points[fut.key])
+                continue
+            except Exception as e:  # a task that erred: KilledWorker, or one the retries did not save
+                rec = unfinished(points[fut.key][0].run_id, "failed", f"{type(e).__name__}: {e}")
+            for p in points[fut.key]:
+                save_record(out, p, rec)
+                on_done()
     finally:
+        if lost:
+            # Closing cancels the client's attempts to reconnect, which it logs with a traceback; the
+            # sweep says what happened in one line below.
+            logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
         client.close()  # type: ignore[no-untyped-call]
+    if lost:
+        raise SimulationError(
+            f"lost the Dask scheduler at {address} with {lost} runs unfinished; finished runs are saved, "
+            "run the same command again (with a scheduler) to continue"
+        )

@@ -36,7 +36,7 @@ pub fn series_bytes(flow_series: u64, dense_series: u64, sc: &Scenario) -> u64 {
 /// Series the recorder may create, the flows' and the others: every flow's metrics and its algorithm's
 /// own; three per link direction (an upper bound: only directions some route uses are recorded), one per
 /// source.
-fn series_count(sc: &Scenario) -> (u64, u64) {
+pub fn series_count(sc: &Scenario) -> (u64, u64) {
     let flow_series: u64 = sc
         .flows
         .iter()

@@ -60,12 +60,12 @@ const FALLBACK_MAX_MEMORY: u64 = 4 << 30;
 
 /// Estimated bytes per flow beyond its struct: its congestion controller (a few hundred bytes for every
 /// algorithm here) and the small vectors every flow has.
-const FLOW_OVERHEAD: u64 = 512;
+pub(super) const FLOW_OVERHEAD: u64 = 512;
 
 /// Estimated bytes per unacknowledged packet of a flow: its first-send time at the sender (8), its
 /// out-of-order flag at the receiver (1) and its message slot in the application's reorder buffer (8),
 /// doubled because those deques grow by doubling.
-const PER_OUTSTANDING_PACKET: u64 = 34;
+pub(super) const PER_OUTSTANDING_PACKET: u64 = 34;
 
 /// Estimated bytes per stream of a multistream flow (its reorder deque and statistics).
 const PER_STREAM: u64 = 96;

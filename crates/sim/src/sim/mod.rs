@@ -1,15 +1,18 @@
 //! The simulation: the network built from a validated scenario (`build.rs`), the event loop and its
-//! checkpoints (`budget.rs`), what each event does (`events.rs`), and what a run gives back (`result.rs`:
-//! `run_scenario`, `RunResult`; `summary.rs`: summary.json).
+//! checkpoints (`budget.rs`), what each event does (`events.rs`), what a run gives back (`result.rs`:
+//! `run_scenario`, `RunResult`; `summary.rs`: summary.json), and the work a run will be, estimated
+//! before it starts (`estimate.rs`).
 
 mod budget;
 mod build;
+mod estimate;
 mod events;
 mod lazy_timer;
 mod result;
 mod summary;
 
 pub use budget::{default_max_memory, Guard, Outcome, CHECK_EVERY};
+pub use estimate::{estimate, Estimate};
 pub use result::{run_scenario, RunResult};
 pub use summary::summary_json;
 
