@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -76,28 +77,48 @@ def run(
     progress: Callable[[float], Any] | None = None,
     max_events: int | None = None,
     max_memory: int | str | None = None,
+    pcap_dir: str | os.PathLike[str] | None = None,
+    pcap_flows: bool = False,
 ) -> Result:
     """Runs a scenario (a TOML path, TOML text, or a dict with the same structure) and returns its Result.
 
     ``seed`` overrides the scenario's seed. ``progress`` is called now and then with the simulated time in
     seconds. ``max_events`` and ``max_memory`` (bytes, or a size such as "2GiB") replace the scenario's
-    ``[limits]`` budgets (docs/scenario-format.md, Budgets).
+    ``[limits]`` budgets (docs/scenario-format.md, Budgets). ``pcap_dir`` is the directory (created when
+    needed) for the packet traces the scenario asks for with ``trace = "pcap"``, and with ``pcap_flows``
+    for one trace per flow; without it no trace is written. ``summary["pcap"]`` lists the files
+    (docs/scenario-format.md, Packet traces).
 
-    Raises ScenarioError for invalid input and SimulationError if the engine fails. A run stopped early
-    raises with its results so far in ``.result``: BudgetExceeded when it spent a budget, RunInterrupted (a
-    KeyboardInterrupt) on Ctrl-C.
+    Raises ScenarioError for invalid input and SimulationError if the engine fails or a trace cannot be
+    written. A run stopped early raises with its results so far in ``.result`` (and keeps its traces so
+    far): BudgetExceeded when it spent a budget, RunInterrupted (a KeyboardInterrupt) on Ctrl-C.
     """
     _check_seed(seed)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable (it is called with the simulated time), not {progress!r}")
     events = max_events_arg(max_events)
     memory = max_memory_arg(max_memory)
+    if not isinstance(pcap_flows, bool):
+        raise TypeError(f"pcap_flows must be True or False, not {pcap_flows!r}")
+    if pcap_flows and pcap_dir is None:
+        raise ValueError("pcap_flows=True needs pcap_dir, the directory the traces go to")
+    pcap = None if pcap_dir is None else os.fspath(pcap_dir)
     src = resolve(scenario)
     errors = _core.validate(src.text, src.name, src.format)
     if errors:
         raise ScenarioError(errors)
     try:
-        raw = _core.run(src.text, src.name, src.format, seed, progress, max_events=events, max_memory=memory)
+        raw = _core.run(
+            src.text,
+            src.name,
+            src.format,
+            seed,
+            progress,
+            max_events=events,
+            max_memory=memory,
+            pcap_dir=pcap,
+            pcap_flows=pcap_flows,
+        )
     except ValueError as e:
         raise ScenarioError(str(e).splitlines()) from None
     except RuntimeError as e:

@@ -3,6 +3,7 @@
 //! The engine runs with the GIL released; Rust panics are caught here and never reach Python as panics.
 
 use delaycc_sim::cc::registry_json;
+use delaycc_sim::measure::pcap::PcapOptions;
 use delaycc_sim::{scenario, Scenario};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
@@ -66,12 +67,14 @@ fn put_f64s(dst: &mut [u8], values: impl IntoIterator<Item = f64>) {
 /// Runs a scenario. Returns a dict: summary (JSON text), times (f64 bytes), series (list of
 /// (kind, id, metric)), values (f64 bytes, series after series), outcome ("completed", "interrupted",
 /// "max_events" or "max_memory"; the results of a run stopped early cover what was simulated).
-/// `max_events` and `max_memory` (bytes) replace the scenario's `[limits]`. Raises ValueError with the
+/// `max_events` and `max_memory` (bytes) replace the scenario's `[limits]`. With `pcap_dir`, the packet
+/// traces the scenario asks for (and with `pcap_flows` one per flow) are written there; a trace that
+/// cannot be written raises RuntimeError naming the file. Raises ValueError with the
 /// validation lines joined by newlines if the scenario is invalid. A KeyboardInterrupt (Ctrl-C, or raised
 /// by `progress`) stops the run with outcome "interrupted"; any other exception from `progress` or a signal
 /// handler is raised.
 #[pyfunction]
-#[pyo3(signature = (text, file, format, seed=None, progress=None, progress_every_s=0.02, max_events=None, max_memory=None))]
+#[pyo3(signature = (text, file, format, seed=None, progress=None, progress_every_s=0.02, max_events=None, max_memory=None, pcap_dir=None, pcap_flows=false))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -83,6 +86,8 @@ fn run<'py>(
     progress_every_s: f64,
     max_events: Option<u64>,
     max_memory: Option<u64>,
+    pcap_dir: Option<std::path::PathBuf>,
+    pcap_flows: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut sc =
         parse(text, file, format).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.join("\n")))?;
@@ -126,7 +131,8 @@ fn run<'py>(
                 }
             })
         };
-        catch_unwind(AssertUnwindSafe(|| delaycc_sim::run_scenario(sc, progress_hook)))
+        let pcap = pcap_dir.map(|dir| PcapOptions { dir, all_flows: pcap_flows });
+        catch_unwind(AssertUnwindSafe(|| delaycc_sim::run_scenario_with(sc, pcap.as_ref(), progress_hook)))
     });
     // Ctrl-C ends the run with its results so far; other exceptions propagate without them.
     if let Some(e) = py_error.lock().ok().and_then(|mut s| s.take()) {
@@ -134,14 +140,16 @@ fn run<'py>(
             return Err(e);
         }
     }
-    let r = result.map_err(|p| {
-        let msg = p
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "unknown".into());
-        PyRuntimeError::new_err(format!("{file}: internal simulator error: {msg}"))
-    })?;
+    let r = result
+        .map_err(|p| {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown".into());
+            PyRuntimeError::new_err(format!("{file}: internal simulator error: {msg}"))
+        })?
+        .map_err(|e| PyRuntimeError::new_err(format!("{file}: {e}")))?;
     let out = PyDict::new(py);
     out.set_item("outcome", r.outcome.stop_reason().unwrap_or("completed"))?;
     out.set_item("summary", serde_json::to_string(&r.summary).unwrap_or_default())?;

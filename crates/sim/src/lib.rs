@@ -28,4 +28,4 @@ pub mod transport;
 pub mod units;
 
 pub use model::Scenario;
-pub use sim::{run_scenario, Outcome, RunResult, Simulation};
+pub use sim::{run_scenario, run_scenario_with, Outcome, RunResult, Simulation};

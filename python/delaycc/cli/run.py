@@ -10,25 +10,37 @@ from pathlib import Path
 
 from .. import api
 from ..errors import BudgetExceeded, RunInterrupted
+from ..output import prepare_out
 from ..progress import sim_progress
 from ..result import Result
 from ..table import summary_table
 from .announce import before_run, estimate_only
-from .common import EXIT_BUDGET, EXIT_INTERRUPTED, Subparsers, max_events, max_memory, seed
+from .common import EXIT_BUDGET, EXIT_INTERRUPTED, EXIT_INVALID, Subparsers, max_events, max_memory, seed
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    if args.pcap and not args.out:
+        print("delaycc run: --pcap needs --out DIR (the traces go to DIR/pcap/)", file=sys.stderr)
+        return EXIT_INVALID
     total = api.duration_s(args.file)
     estimate = api.estimate(args.file, max_events=args.max_events)
     if args.estimate:
         return estimate_only(estimate, args.file)
     before_run(estimate, args.file, args.quiet)
+    # Packet traces are written while the run goes (into DIR/pcap/, docs/scenario-format.md, Packet traces).
+    pcap_dir = prepare_out(Path(args.out)) if args.out else None
     status = 0
     show = False if args.quiet else None
     with sim_progress(total, Path(args.file).stem, enabled=show, estimate=estimate) as cb:
         try:
             result: Result = api.run(
-                args.file, seed=args.seed, progress=cb, max_events=args.max_events, max_memory=args.max_memory
+                args.file,
+                seed=args.seed,
+                progress=cb,
+                max_events=args.max_events,
+                max_memory=args.max_memory,
+                pcap_dir=pcap_dir,
+                pcap_flows=args.pcap,
             )
         except BudgetExceeded as e:
             result, status = e.result, EXIT_BUDGET
@@ -72,5 +84,11 @@ def add_parser(sub: Subparsers) -> None:
         metavar="SIZE",
         help="stop when the simulation's data would exceed SIZE, e.g. 2GiB (replaces [limits] max_memory; "
         "default: half of this machine's memory); exit status 3",
+    )
+    r.add_argument(
+        "--pcap",
+        action="store_true",
+        help="write a pcap trace of every flow's sender side into DIR/pcap/ (needs --out; links and flows "
+        'with trace = "pcap" are traced with --out alone)',
     )
     r.set_defaults(func=cmd_run)

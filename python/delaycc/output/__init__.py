@@ -3,6 +3,6 @@ tables (``tables``: CSV, Parquet) and the JSON documents (``jsontext``: summary.
 reports). Every file goes through ``files.atomic_write``."""
 
 from .jsontext import summary_text
-from .run import write_outputs
+from .run import PCAP_SUBDIR, prepare_out, write_outputs
 
-__all__ = ["summary_text", "write_outputs"]
+__all__ = ["PCAP_SUBDIR", "prepare_out", "summary_text", "write_outputs"]

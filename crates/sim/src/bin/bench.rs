@@ -313,6 +313,10 @@ fn digest(sc: delaycc_sim::Scenario) -> String {
         m.remove("sample_interval_s");
         // Derived from data-structure sizes, which a layout change alters without changing any result.
         m.remove("memory_estimate_bytes");
+        // Added with packet traces; empty for every untraced run.
+        if m.get("pcap").and_then(|v| v.as_array()).is_some_and(|a| a.is_empty()) {
+            m.remove("pcap");
+        }
     }
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     fnv(&mut h, r.summary.to_string().as_bytes());

@@ -1,7 +1,9 @@
-//! Measurement: periodic samples of flows, links and sources into bounded columnar buffers.
+//! Measurement: periodic samples of flows, links and sources into bounded columnar buffers, and packet
+//! traces (`pcap/`).
 
 pub mod flow_log;
 pub mod huge_pages;
+pub mod pcap;
 pub mod recorder;
 pub mod resolution;
 pub mod store;

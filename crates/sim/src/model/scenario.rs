@@ -48,6 +48,15 @@ pub struct LinkSpec {
     pub b: NodeId,
     /// [a->b, b->a]
     pub dir: [DirSpec; 2],
+    /// `trace`: a packet trace of each direction.
+    pub trace: Option<Trace>,
+}
+
+/// The packet trace a link or a flow asks for with `trace` (docs/scenario-format.md, Packet traces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trace {
+    /// A pcap file with nanosecond timestamps and Ethernet/IPv4/TCP or UDP headers.
+    Pcap,
 }
 
 #[derive(Clone, Debug)]
@@ -84,6 +93,8 @@ pub struct FlowSpec {
     pub transport: TransportConfig,
     /// Bytes on the wire of this flow's ACKs (the scenario's ack_size plus any algorithm option bytes).
     pub ack_size: u32,
+    /// `trace`: a packet trace of the flow's sender side.
+    pub trace: Option<Trace>,
 }
 
 impl std::fmt::Debug for FlowSpec {

@@ -61,6 +61,10 @@ pub struct LinkDir {
     /// cum_bytes of the last entry that left the ring.
     popped_cum_bytes: u64,
     pub event_pending: bool,
+    /// Bits the simulation adds to this direction's index in the arrival events it schedules for it
+    /// (`sim/events.rs` marks traced directions so, and tests the bit of the index it holds instead of
+    /// loading a flag); 0 otherwise.
+    pub event_tag: u32,
     pub stats: LinkStats,
 }
 
@@ -95,6 +99,7 @@ impl LinkDir {
             bytes_accepted: 0,
             popped_cum_bytes: 0,
             event_pending: false,
+            event_tag: 0,
             stats: LinkStats::default(),
         }
     }
@@ -207,6 +212,18 @@ impl LinkDir {
             }
             _ => None,
         }
+    }
+
+    /// `pop_arrived_packet` with the packet's start of transmission (for traces of departures).
+    pub fn pop_arrived_departure(&mut self, now: Time) -> Option<(Packet, bool, Time)> {
+        let start = self.ring.front()?.start;
+        self.pop_arrived_packet(now).map(|(p, lost)| (p, lost, start))
+    }
+
+    /// The packets still in this direction whose transmission started by `t`, in order, with their
+    /// start times: those on the wire (and those serialised already at a run's end).
+    pub fn departed_by(&self, t: Time) -> impl Iterator<Item = (&Packet, Time)> {
+        self.ring.iter().take_while(move |e| e.start <= t).map(|e| (&e.pkt, e.start))
     }
 
     /// Arrival time of the head, if any.

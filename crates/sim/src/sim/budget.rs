@@ -146,7 +146,8 @@ impl Simulation {
             self.links.iter().map(|l| l.slots() as u64).sum::<u64>() * size_of::<InFlight>() as u64;
         let flows: u64 = self.flows.iter().map(flow_bytes).sum();
         let events = (self.queue.len() * size_of::<(u128, Event)>()) as u64;
-        series + rings + flows + events
+        let traces = self.traces.as_ref().map_or(0, |t| t.buffer_bytes());
+        series + rings + flows + events + traces
     }
 
     /// Called by the event loop when `events_processed` reaches `guard.next_check`: stops the run if a

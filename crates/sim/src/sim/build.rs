@@ -99,6 +99,7 @@ impl Simulation {
             counts: PacketCounts::default(),
             next_sample: 1,
             guard,
+            traces: None,
         };
         sim.schedule_first_events();
         sim

@@ -10,7 +10,7 @@ use crate::net::{Enqueued, Packet, PacketKind};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
 use crate::transport::sack::SACK_BLOCK_BYTES;
-use crate::transport::{AckDecision, AckInput, Flow};
+use crate::transport::{AckDecision, AckInput, Flow, TxRequest};
 
 /// The SACK blocks of the ACK a flow's receiver sends now: recorded in the flow's log; returns the serial
 /// the ACK carries and the bytes the blocks add to it.
@@ -37,13 +37,26 @@ fn ack_input(p: &Packet) -> AckInput {
     }
 }
 
-/// An ACK of a flow with SACK: its blocks come from the flow's log (`first_sent` holds their serial).
-#[cold]
-#[inline(never)]
-fn on_sack_ack(fl: &mut Flow, now: Time, p: &Packet) {
-    let input = ack_input(p);
-    let b = fl.sack_log.as_mut().map(|log| log.take(p.first_sent)).unwrap_or_default();
-    fl.sender.on_ack(now, &input, b.as_slice());
+/// Arrival events of traced link directions carry this bit in their index (`LinkDir::event_tag`).
+pub(super) const TRACED_LINK: u32 = 1 << 31;
+
+/// The data packet a sender's transmit request becomes.
+#[inline(always)]
+pub(super) fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packet {
+    Packet {
+        kind: PacketKind::Data,
+        owner: f,
+        route: fl.fwd_route,
+        hop: 0,
+        retransmit: tx.retransmit,
+        size: fl.packet_size,
+        seq: tx.seq,
+        tx_time: now,
+        first_sent: tx.first_sent,
+        inflight_at_send: tx.inflight_at_send,
+        rcv_arrival: 0,
+        rcv_leave: 0,
+    }
 }
 
 impl Simulation {
@@ -82,7 +95,7 @@ impl Simulation {
 
     /// Puts a packet on the link of its current hop, or delivers it if it has no hops left.
     #[inline]
-    fn forward(&mut self, p: &Packet) {
+    pub(super) fn forward(&mut self, p: &Packet) {
         match self.routes.hop(p.route, p.hop) {
             Some(d) => self.enqueue(d, p),
             None => self.deliver(p),
@@ -99,13 +112,13 @@ impl Simulation {
             && !p.retransmit
             && link.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
         match link.enqueue(self.now, p, det_drop) {
-            Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d)),
+            Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d | link.event_tag)),
             Enqueued::Accepted(None) => {}
             Enqueued::Dropped => self.drop_packet(),
         }
     }
 
-    fn drop_packet(&mut self) {
+    pub(super) fn drop_packet(&mut self) {
         self.counts.dropped += 1;
     }
 
@@ -115,6 +128,9 @@ impl Simulation {
     }
 
     fn on_link_arrival(&mut self, d: u32) {
+        if d & TRACED_LINK != 0 {
+            return self.on_link_arrival_traced(d & !TRACED_LINK);
+        }
         let now = self.now;
         while let Some((mut p, lost)) = self.links[d as usize].pop_arrived_packet(now) {
             if lost {
@@ -156,6 +172,9 @@ impl Simulation {
             }
             PacketKind::Syn => self.on_syn(p),
             PacketKind::SynAck => {
+                if self.flows[p.owner as usize].traced {
+                    self.trace_received(p.owner, p, &[]);
+                }
                 let now = self.now;
                 self.flows[p.owner as usize].sender.on_syn_ack(now, p.tx_time, p.retransmit);
                 self.after_sender(p.owner);
@@ -168,7 +187,7 @@ impl Simulation {
     fn send_syn(&mut self, f: u32, retransmit: bool) {
         let now = self.now;
         let fl = &self.flows[f as usize];
-        self.send_new(Packet {
+        let syn = Packet {
             kind: PacketKind::Syn,
             owner: f,
             route: fl.fwd_route,
@@ -181,7 +200,11 @@ impl Simulation {
             inflight_at_send: 1,
             rcv_arrival: 0,
             rcv_leave: 0,
-        });
+        };
+        if fl.traced {
+            self.trace_sent(f, &syn);
+        }
+        self.send_new(syn);
     }
 
     /// The receiver answers a SYN at once (ns-2 TCPSink `SYN_immediate_ack_ true`, ns-default.tcl:1081),
@@ -261,8 +284,8 @@ impl Simulation {
 
     fn on_ack(&mut self, p: &Packet) {
         let now = self.now;
-        if self.flows[p.owner as usize].sack_log.is_some() {
-            on_sack_ack(&mut self.flows[p.owner as usize], now, p);
+        if self.flows[p.owner as usize].ack_out_of_line {
+            self.on_ack_out_of_line(p);
             self.after_sender(p.owner);
             return;
         }
@@ -271,29 +294,33 @@ impl Simulation {
         self.after_sender(p.owner);
     }
 
+    /// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial)
+    /// or of a traced flow (written before the sender reacts to it).
+    #[cold]
+    #[inline(never)]
+    fn on_ack_out_of_line(&mut self, p: &Packet) {
+        let now = self.now;
+        let fl = &mut self.flows[p.owner as usize];
+        let b = fl.sack_log.as_mut().map(|log| log.take(p.first_sent)).unwrap_or_default();
+        if fl.traced {
+            self.trace_received(p.owner, p, b.as_slice());
+        }
+        let input = ack_input(p);
+        self.flows[p.owner as usize].sender.on_ack(now, &input, b.as_slice());
+    }
+
     /// Transmits what the sender queued and keeps its RTO event scheduled. Every event that changes a
     /// sender's state ends here (which is what tells the recorder to read it again).
     fn after_sender(&mut self, f: u32) {
         let now = self.now;
         self.recorder.touch(f);
+        if self.flows[f as usize].traced {
+            self.trace_queued(f);
+        }
         let mut i = 0;
         while let Some(&tx) = self.flows[f as usize].sender.txq.get(i) {
             i += 1;
-            let fl = &self.flows[f as usize];
-            self.send_new(Packet {
-                kind: PacketKind::Data,
-                owner: f,
-                route: fl.fwd_route,
-                hop: 0,
-                retransmit: tx.retransmit,
-                size: fl.packet_size,
-                seq: tx.seq,
-                tx_time: now,
-                first_sent: tx.first_sent,
-                inflight_at_send: tx.inflight_at_send,
-                rcv_arrival: 0,
-                rcv_leave: 0,
-            });
+            self.send_new(data_packet(&self.flows[f as usize], f, &tx, now));
         }
         let s = &mut self.flows[f as usize].sender;
         s.txq.clear();
@@ -430,6 +457,9 @@ impl Simulation {
                     }
                     match up {
                         Some(false) if self.links[di].up => {
+                            if self.links[di].event_tag != 0 {
+                                self.trace_on_wire(di as u32);
+                            }
                             for _ in self.links[di].take_down(now) {
                                 self.drop_packet();
                             }

@@ -10,13 +10,15 @@ mod events;
 mod lazy_timer;
 mod result;
 mod summary;
+mod trace;
 
 pub use budget::{default_max_memory, Guard, Outcome, CHECK_EVERY};
 pub use estimate::{estimate, Estimate};
-pub use result::{run_scenario, RunResult};
+pub use result::{run_scenario, run_scenario_with, RunResult};
 pub use summary::summary_json;
 
 use crate::engine::EventQueue;
+use crate::measure::pcap::Traces;
 use crate::measure::Recorder;
 use crate::model::Scenario;
 use crate::net::{LinkDir, Routes};
@@ -52,6 +54,8 @@ pub struct Simulation {
     next_sample: u64,
     /// The run's budgets (`budget.rs`).
     guard: Guard,
+    /// Packet traces (`trace.rs`), when the run writes any.
+    traces: Option<Box<Traces>>,
 }
 
 /// Link-direction index of link `l`, direction `d` (0 = a->b).

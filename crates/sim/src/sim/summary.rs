@@ -151,6 +151,25 @@ fn traffic_json(sim: &Simulation, end: Time) -> Vec<Value> {
     traffic
 }
 
+/// The rows of the packet trace files (none without traces).
+fn pcap_json(sim: &Simulation, outcome: Outcome) -> Vec<Value> {
+    let Some(traces) = &sim.traces else { return Vec::new() };
+    traces
+        .rows()
+        .into_iter()
+        .map(|r| {
+            let mut row = json!({ "file": r.file, "kind": r.kind, "id": r.id });
+            if let Some(d) = r.direction {
+                row["direction"] = json!(d);
+            }
+            row["packets"] = json!(r.packets);
+            // A run stopped early keeps what its traces hold so far.
+            row["complete"] = json!(outcome == Outcome::Completed);
+            row
+        })
+        .collect()
+}
+
 pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
     let sc = &sim.scenario;
     let end = sim.now;
@@ -192,6 +211,7 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
     summary["flows"] = Value::Array(flows);
     summary["links"] = Value::Array(links_json(sim, end));
     summary["traffic"] = Value::Array(traffic_json(sim, end));
+    summary["pcap"] = Value::Array(pcap_json(sim, outcome));
     summary
 }
 

@@ -29,6 +29,11 @@ pub struct Flow {
     pub window: Option<ActiveWindow>,
     /// SACK blocks of ACKs on their way (flows with SACK only).
     pub sack_log: Option<Box<SackLog>>,
+    /// The flow's sender side is traced (`measure/pcap`): what it sends and receives is written out.
+    pub traced: bool,
+    /// ACKs reaching the sender take the out-of-line path: they have SACK blocks to read or go to a trace.
+    /// One flag, so that the common path tests one thing.
+    pub ack_out_of_line: bool,
 }
 
 /// The receiver's counters at the end of the flow's active time: at `stop`, or at the arrival that
@@ -58,6 +63,8 @@ impl Flow {
             Box::new(SackLog::default())
         });
         Flow {
+            ack_out_of_line: sack_log.is_some(),
+            traced: false,
             sack_log,
             sender,
             receiver,
@@ -75,6 +82,12 @@ impl Flow {
             rcv_clock_offset: spec.transport.receiver_clock_offset,
             window: None,
         }
+    }
+
+    /// Traces the flow's sender side from now on.
+    pub fn set_traced(&mut self) {
+        self.traced = true;
+        self.ack_out_of_line = true;
     }
 
     /// Ends the active time now: at `stop` (unless the transfer already completed) or at completion

@@ -170,6 +170,12 @@ impl SackLog {
         self.base + self.entries.len() as u64 - 1
     }
 
+    /// The blocks of ACK `serial` if they are still kept, without taking them (for packet traces).
+    pub fn peek(&self, serial: u64) -> Option<SackBlocks> {
+        let i = usize::try_from(serial.checked_sub(self.base)?).ok()?;
+        self.entries.get(i).copied()
+    }
+
     /// The blocks of ACK `serial`; earlier entries (ACKs lost on the way) are dropped.
     pub fn take(&mut self, serial: u64) -> SackBlocks {
         if serial < self.base {

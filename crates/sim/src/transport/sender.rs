@@ -192,6 +192,11 @@ impl Sender {
         self.sack_enabled
     }
 
+    /// Whether the flow opens with a SYN.
+    pub fn syn(&self) -> bool {
+        self.syn
+    }
+
     /// Spaces data packets at the algorithm's pacing rate from now on (packets of `packet_bytes` on the
     /// wire). Only worth calling for an algorithm that `paces()`.
     pub fn enable_pacing(&mut self, packet_bytes: u32) {

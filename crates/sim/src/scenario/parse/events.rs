@@ -1,7 +1,7 @@
 //! `[[events]]`: changes at a time inside the run, either a flow's new route (`reroute`) or a link's new
 //! bandwidth, delay, loss or state (`link`).
 
-use super::fields::{line_of, positive, probability};
+use super::fields::{line_of, misplaced_trace, positive, probability, TRACES_ARE_SET};
 use super::flows::{FlowRef, Flows};
 use super::network::Network;
 use crate::model::{EventKind, EventSpec};
@@ -66,6 +66,7 @@ fn event(
         }
         None => None,
     };
+    misplaced_trace(&mut t, ck, &format!("is not a key of an event: {TRACES_ARE_SET}"));
     match kind.as_deref() {
         Some("reroute") => t.finish(ck, REROUTE_KEYS),
         Some("link") => t.finish(ck, LINK_EVENT_KEYS),

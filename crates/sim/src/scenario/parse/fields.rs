@@ -1,6 +1,7 @@
 //! Readers of the kinds of value several sections share: ids, byte sizes, probabilities, positive
 //! quantities, and the `start`/`stop` of flows and sources.
 
+use crate::model::Trace;
 use crate::scenario::check::{Checker, Table};
 use crate::time::Time;
 
@@ -119,3 +120,33 @@ pub(super) fn start_stop(
     }
     (start, stop.map(|p| duration.map_or(p, |d| p.min(d))))
 }
+
+/// `trace` of a link or a flow: `"pcap"`, or `"none"` (the default, also when absent). `None` when
+/// absent, `"none"` or invalid (reported).
+pub(super) fn trace(t: &mut Table, ck: &mut Checker) -> Option<Trace> {
+    let line = line_of(t, "trace");
+    match t.string("trace", ck)?.as_str() {
+        "pcap" => Some(Trace::Pcap),
+        "none" => None,
+        other => {
+            let msg = format!(
+                "'{}' is not a trace format delaycc writes; use \"pcap\" or \"none\"",
+                other.escape_debug()
+            );
+            ck.error(line, &t.key_path("trace"), msg);
+            None
+        }
+    }
+}
+
+/// `trace` on a table that has no packet trace of its own: `reason` says where traces are set, instead of
+/// "unknown key".
+pub(super) fn misplaced_trace(t: &mut Table, ck: &mut Checker, reason: &str) {
+    if t.has("trace") {
+        let line = line_of(t, "trace");
+        ck.error(line, &t.key_path("trace"), reason);
+    }
+}
+
+/// Where traces are set, for `misplaced_trace`'s messages.
+pub(super) const TRACES_ARE_SET: &str = "traces are set per flow (flows[].trace) or per link (links[].trace)";

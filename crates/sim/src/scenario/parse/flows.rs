@@ -2,7 +2,7 @@
 //! size, its `[flows.params]` (`flow_params.rs`) and `[flows.transport]` (`transport.rs`); then the
 //! links' `drop_packets`, which name flows.
 
-use super::fields::{line_of, read_id, start_stop};
+use super::fields::{line_of, read_id, start_stop, trace};
 use super::flow_params::params;
 use super::network::{Network, PendingDrop};
 use super::transport::transport;
@@ -27,6 +27,7 @@ pub(super) const FLOW_KEYS: &[&str] = &[
     "reverse_path",
     "params",
     "transport",
+    "trace",
 ];
 
 /// The flows as read.
@@ -130,6 +131,7 @@ fn flow(
         Some(n) => transport(n, &join(&path, "transport"), defaults.transport, ck),
         None => defaults.transport.clone(),
     };
+    let trace = trace(&mut t, ck);
     t.finish(ck, FLOW_KEYS);
     if let (
         Some(alg),
@@ -157,6 +159,7 @@ fn flow(
             reverse_path: rp,
             transport,
             ack_size: ack + alg.ack_extra_bytes,
+            trace,
         });
     }
 }

@@ -86,6 +86,9 @@ pub(super) fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Ve
         traffic::read(traffic_nodes, &mut net, &flows, basics.duration, basics.packet_size, &mut ck);
     let events = events::read(&mut top, &net, &flows, basics.duration, &mut ck);
     let limits_table = measurement::limits(&mut top, &mut ck);
+    let reason =
+        format!("is not a top-level key: {}; `delaycc run --pcap` traces every flow", fields::TRACES_ARE_SET);
+    fields::misplaced_trace(&mut top, &mut ck, &reason);
     top.finish(&mut ck, TOP_KEYS);
     if !ck.errors.is_empty() {
         return Err(ck.errors);

@@ -1,7 +1,7 @@
 //! `[[links]]`: the nodes (created by naming them in links), each link's two directions (bandwidth,
 //! delay, buffer, loss) and its deterministic drops (`drop_packets`), and the graph routes are found on.
 
-use super::fields::{line_of, positive, probability, read_id, valid_id};
+use super::fields::{line_of, positive, probability, read_id, trace, valid_id};
 use crate::model::{Buffer, DirSpec, LinkSpec, NodeId};
 use crate::scenario::check::{array, as_integer, as_string, Checker, Table};
 use crate::scenario::routes::Graph;
@@ -25,6 +25,7 @@ pub(super) const LINK_KEYS: &[&str] = &[
     "reverse_loss",
     "drop_packets",
     "reverse_drop_packets",
+    "trace",
 ];
 
 /// Fastest link delaycc accepts (10 Tbps): serialisation times stay whole nanoseconds for any packet size.
@@ -113,6 +114,7 @@ impl LinkReader {
         let fwd = direction(&mut t, "", None, ck);
         let rev = direction(&mut t, "reverse_", fwd.as_ref(), ck);
         self.drop_lists(&mut t, ck);
+        let trace = trace(&mut t, ck);
         // A default id ("a-b") repeats only for parallel links, which are reported below.
         if let (Some(&j), true) = (self.ids.get(&id), t.has("id")) {
             let l = line_of(&mut t, "id");
@@ -132,7 +134,7 @@ impl LinkReader {
                     );
                 } else {
                     self.pairs.insert(key, i);
-                    self.links.push(LinkSpec { id, a: na, b: nb, dir: [fwd, rev] });
+                    self.links.push(LinkSpec { id, a: na, b: nb, dir: [fwd, rev], trace });
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! `[[traffic]]`: sources of other traffic, constant bit rate (`cbr`) or exponential on-off (`onoff`),
 //! with their endpoints, route, packet size and times. Their ids share one namespace with the flows'.
 
-use super::fields::{line_of, positive, read_id, sized, start_stop};
+use super::fields::{line_of, misplaced_trace, positive, read_id, sized, start_stop};
 use super::flows::Flows;
 use super::network::Network;
 use crate::model::{TrafficKind, TrafficSpec};
@@ -65,6 +65,11 @@ impl Reader<'_> {
             t.node("mean_on");
             t.node("mean_off");
         }
+        misplaced_trace(
+            &mut t,
+            ck,
+            "sources have no trace of their own: their packets are in the trace of every traced link they cross (links[].trace)",
+        );
         t.finish(ck, TRAFFIC_KEYS);
         if let (Some(kind), Some(src), Some(dst), Some(ps), Some(start), Some(stop), Some(p)) =
             (tkind, src, dst, psize, start, stop, tpath)

@@ -1,6 +1,6 @@
 //! `profile` and `[transport]` (every flow's defaults), and `[flows.transport]` (one flow's overrides).
 
-use super::fields::line_of;
+use super::fields::{line_of, misplaced_trace, TRACES_ARE_SET};
 use crate::model::{PartialTimer, Profile, RecoverGuard, RtoKind, TransportConfig};
 use crate::scenario::check::{Checker, Table};
 use crate::scenario::tree::Node;
@@ -147,6 +147,12 @@ pub(super) fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut C
     if let Some(v) = t.boolean("partial_ack", ck) {
         c.partial_ack = v;
     }
+    let reason = if path.starts_with("flows[") {
+        "is not a transport setting: trace is a key of the flow itself (flows[].trace)".to_string()
+    } else {
+        format!("is not a transport setting: {TRACES_ARE_SET}")
+    };
+    misplaced_trace(&mut t, ck, &reason);
     t.finish(ck, TRANSPORT_KEYS);
     c
 }
