@@ -85,6 +85,7 @@ bench: build
 	python benches/python_overhead.py
 	python benches/sweep_scaling.py
 	python benches/crosscheck_overhead.py
+	python benches/instructions.py $(if $(HTSIM),--htsim $(HTSIM))
 
 lock:
 	rm -rf /tmp/delaycc-lock-venv && $(PYTHON) -m venv /tmp/delaycc-lock-venv
