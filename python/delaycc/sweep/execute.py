@@ -173,6 +173,11 @@ def _execute_dask(
                 lost += len(points[fut.key])
                 continue
             except Exception as e:  # a task that erred: KilledWorker, or one the retries did not save
+                if client.status != "running":
+                    # The scheduler went away while this result was on its way (the error is then a
+                    # closed connection, not the run's): the run is unfinished, not failed.
+                    lost += len(points[fut.key])
+                    continue
                 rec = unfinished(points[fut.key][0].run_id, "failed", f"{type(e).__name__}: {e}")
             for p in points[fut.key]:
                 save_record(out, p, rec)
