@@ -301,6 +301,16 @@ fn algorithms_json() -> String {
     serde_json::to_string(&registry_json()).unwrap_or_default()
 }
 
+/// The queue disciplines (name, description, source, parameters) and the capacity models of a link direction.
+#[pyfunction]
+fn queues_json() -> String {
+    let v = serde_json::json!({
+        "disciplines": delaycc_sim::net::queue::queue_registry_json(),
+        "capacities": delaycc_sim::net::capacity::capacity_models_json(),
+    });
+    serde_json::to_string(&v).unwrap_or_default()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
@@ -308,6 +318,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
+    m.add_function(wrap_pyfunction!(queues_json, m)?)?;
     m.add_function(wrap_pyfunction!(transports_json, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration, m)?)?;

@@ -1,4 +1,5 @@
 //! One direction of a duplex link: a serialising transmitter, a DropTail FIFO and a propagation pipe.
+//! (A direction with another queue discipline or a varying capacity is *managed*: `managed.rs`.)
 //!
 //! Departure times are computed when a packet is enqueued (a FIFO transmitter's schedule is fully
 //! determined by arrivals), so each packet costs one event per hop: its arrival at the next node. The pipe
@@ -8,6 +9,7 @@
 //! The buffer counts packets waiting for the transmitter, not the one being serialised (as ns-3 and the
 //! ns-2 DropTail queue in front of a link do).
 
+use super::managed::Managed;
 use super::packet::Packet;
 use super::ring::Ring;
 use crate::model::Buffer;
@@ -44,7 +46,7 @@ pub struct LinkDir {
     pub up: bool,
     /// Deterministic drops (flow, seq), first transmissions only.
     pub drop_list: Vec<(u32, u64)>,
-    rng: Rng,
+    pub(super) rng: Rng,
     busy_until: Time,
     last_arrive: Time,
     /// (size, serialisation time at `bps`) of the last packet: most directions carry one packet size,
@@ -66,6 +68,9 @@ pub struct LinkDir {
     /// loading a flag); 0 otherwise.
     pub event_tag: u32,
     pub stats: LinkStats,
+    /// The queue discipline and transmitter of a managed direction (`managed.rs`); None for drop-tail at
+    /// a fixed rate, whose departures are fixed on arrival.
+    pub(super) managed: Option<Box<Managed>>,
 }
 
 /// Counters for the summary and the time series. Time integrals are in nanoseconds.
@@ -101,7 +106,18 @@ impl LinkDir {
             event_pending: false,
             event_tag: 0,
             stats: LinkStats::default(),
+            managed: None,
         }
+    }
+
+    /// Makes this direction managed: packets wait in `managed`'s discipline.
+    pub fn manage(&mut self, managed: Managed) {
+        self.managed = Some(Box::new(managed));
+    }
+
+    /// The discipline and transmitter of a managed direction.
+    pub fn managed(&self) -> Option<&Managed> {
+        self.managed.as_deref()
     }
 
     /// Number of the first ring entry that has not started transmission at `now`.
@@ -124,6 +140,9 @@ impl LinkDir {
 
     /// Packets waiting for the transmitter at `now`.
     pub fn queue_pkts(&self, now: Time) -> u64 {
+        if let Some(m) = &self.managed {
+            return m.waiting_packets();
+        }
         self.ring.tail() - self.first_waiting(now)
     }
 
@@ -168,26 +187,17 @@ impl LinkDir {
         }
         let start = self.busy_until.max(now);
         let ser = self.serialisation(size);
-        let finish = start + ser;
-        self.busy_until = finish;
-        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
-        let arrive = (finish + self.delay).max(self.last_arrive);
-        self.last_arrive = arrive;
         let lost = deterministic_drop || self.rng.bernoulli(self.loss);
         if lost {
             self.stats.loss_drops += 1;
         }
-        self.bytes_accepted += size as u64;
-        self.stats.pkts_sent += 1;
-        self.stats.bits_sent += size as u64 * 8;
-        self.stats.busy_ns += ser as u128;
         self.stats.wait_ns += (start - now) as u128;
         self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(queued_after);
-        self.ring.push_back(InFlight {
+        let arrive = self.put_on_wire(InFlight {
             start,
-            finish,
-            arrive,
-            cum_bytes: self.bytes_accepted,
+            finish: start + ser,
+            arrive: 0,
+            cum_bytes: 0,
             pkt: *pkt,
             lost,
         });
@@ -197,6 +207,24 @@ impl LinkDir {
             self.event_pending = true;
             Enqueued::Accepted(Some(arrive))
         }
+    }
+
+    /// Appends a packet whose transmission is scheduled (`start`, `finish` set) to the ring, filling in
+    /// its arrival time and cumulative bytes, and counts it. Returns its arrival time.
+    #[inline(always)]
+    pub(super) fn put_on_wire(&mut self, mut e: InFlight) -> Time {
+        let size = e.pkt.size as u64;
+        self.busy_until = e.finish;
+        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
+        e.arrive = (e.finish + self.delay).max(self.last_arrive);
+        self.last_arrive = e.arrive;
+        self.bytes_accepted += size;
+        e.cum_bytes = self.bytes_accepted;
+        self.stats.pkts_sent += 1;
+        self.stats.bits_sent += size * 8;
+        self.stats.busy_ns += (e.finish - e.start) as u128;
+        self.ring.push_back(e);
+        e.arrive
     }
 
     /// The head packet if it has arrived by `now`, with whether the loss model dropped it: what the
@@ -232,8 +260,9 @@ impl LinkDir {
         self.ring.front().map(|e| e.arrive)
     }
 
+    /// Packets this direction holds: on the wire, and waiting in a managed direction's discipline.
     pub fn in_flight(&self) -> usize {
-        self.ring.len()
+        self.ring.len() + self.managed.as_ref().map_or(0, |m| m.waiting_packets() as usize)
     }
 
     /// Packet slots allocated for the ring.
@@ -310,6 +339,11 @@ impl LinkDir {
         self.busy_until = now;
         self.last_arrive = now;
         dropped.reverse();
+        if let Some(m) = &mut self.managed {
+            let waiting = m.drain();
+            self.stats.queue_drops += waiting.len() as u64;
+            dropped.extend(waiting);
+        }
         dropped
     }
 

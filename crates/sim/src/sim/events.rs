@@ -6,7 +6,7 @@ use super::lazy_timer::{self, Fired};
 use super::{dir_index, Simulation};
 use crate::engine::Event;
 use crate::model::EventKind;
-use crate::net::{Enqueued, Packet, PacketKind};
+use crate::net::{Enqueued, Packet, PacketKind, Started};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
 use crate::transport::sack::SACK_BLOCK_BYTES;
@@ -56,6 +56,7 @@ pub(super) fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packe
         inflight_at_send: tx.inflight_at_send,
         rcv_arrival: 0,
         rcv_leave: 0,
+        ecn: 0,
     }
 }
 
@@ -63,6 +64,10 @@ impl Simulation {
     pub(super) fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::LinkArrival(d) => self.on_link_arrival(d),
+            Event::LinkTransmit(d) => {
+                let started = self.links[d as usize].transmitter_free(self.now);
+                self.after_managed(d, started);
+            }
             Event::Rto(f) => self.on_rto(f),
             Event::DelayedAck(f) => self.on_delayed_ack(f),
             Event::CcTick(f) => self.on_cc_tick(f),
@@ -107,6 +112,9 @@ impl Simulation {
     #[inline]
     fn enqueue(&mut self, d: u32, p: &Packet) {
         let link = &mut self.links[d as usize];
+        if link.managed().is_some() {
+            return self.enqueue_managed(d, p);
+        }
         let det_drop = !link.drop_list.is_empty()
             && p.kind == PacketKind::Data
             && !p.retransmit
@@ -115,6 +123,26 @@ impl Simulation {
             Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d | link.event_tag)),
             Enqueued::Accepted(None) => {}
             Enqueued::Dropped => self.drop_packet(),
+        }
+    }
+
+    /// `enqueue` for a managed direction (a queue discipline other than drop-tail, or a varying capacity).
+    #[cold]
+    #[inline(never)]
+    fn enqueue_managed(&mut self, d: u32, p: &Packet) {
+        let started = self.links[d as usize].offer(self.now, p);
+        self.after_managed(d, started);
+    }
+
+    /// Schedules and counts what a managed direction's `offer` or `transmitter_free` asked for.
+    fn after_managed(&mut self, d: u32, started: Started) {
+        self.counts.dropped += started.drops as u64;
+        if let Some(t) = started.arrival {
+            let tag = self.links[d as usize].event_tag;
+            self.queue.schedule(t, Event::LinkArrival(d | tag));
+        }
+        if let Some(t) = started.transmit {
+            self.queue.schedule(t, Event::LinkTransmit(d));
         }
     }
 
@@ -200,6 +228,7 @@ impl Simulation {
             inflight_at_send: 1,
             rcv_arrival: 0,
             rcv_leave: 0,
+            ecn: 0,
         };
         if fl.traced {
             self.trace_sent(f, &syn);
@@ -226,6 +255,7 @@ impl Simulation {
             inflight_at_send: 1,
             rcv_arrival: now.wrapping_add(fl.rcv_clock_offset as u64),
             rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
+            ecn: 0,
         });
     }
 
@@ -279,6 +309,7 @@ impl Simulation {
             // negative offsets exact); ALT must work without knowing it.
             rcv_arrival: echo.arrival.wrapping_add(fl.rcv_clock_offset as u64),
             rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
+            ecn: 0,
         });
     }
 
@@ -411,6 +442,7 @@ impl Simulation {
                 inflight_at_send: 0,
                 rcv_arrival: 0,
                 rcv_leave: 0,
+                ecn: 0,
             });
         }
     }

@@ -118,7 +118,7 @@ fn links_json(sim: &Simulation, end: Time) -> Vec<Value> {
         let (id, dir) = link_dir_name(sc, d as u32);
         let (busy, wait) = l.clip_stats(end);
         let span = end.max(1) as f64;
-        links.push(json!({
+        let mut row = json!({
             "id": id,
             "direction": dir,
             "utilization": busy as f64 / span,
@@ -129,7 +129,16 @@ fn links_json(sim: &Simulation, end: Time) -> Vec<Value> {
             "loss_drops": st.loss_drops,
             "pkts_sent": st.pkts_sent,
             "bandwidth_bps": l.bps,
-        }));
+        });
+        // Only managed directions have these, so drop-tail runs keep the rows they always had.
+        if let (Some(m), Value::Object(o)) = (l.managed(), &mut row) {
+            let c = m.counters();
+            o.insert("queue".into(), json!(m.kind));
+            o.insert("aqm_drops".into(), json!(c.early_drops));
+            o.insert("overflow_drops".into(), json!(c.overflow_drops));
+            o.insert("ecn_marks".into(), json!(c.marks));
+        }
+        links.push(row);
     }
     links
 }

@@ -3,6 +3,7 @@
 //! keys, calls the sections in turn and assembles the scenario. Each file uses only those listed before it:
 //!
 //! - `fields.rs`: readers of ids, sizes, probabilities and start/stop that several sections share
+//! - `capacity.rs`, `queue.rs`: a link direction's capacity (fixed, trace, two states) and queue discipline
 //! - `network.rs`: `[[links]]` (nodes, directions, buffers, loss, `drop_packets`)
 //! - `paths.rs`: endpoints and routes, checked against the network
 //! - `flow_params.rs`: `[flows.params]`; `transport.rs`: `profile`, `[transport]`, `[flows.transport]`
@@ -10,6 +11,7 @@
 //! - `traffic.rs`: `[[traffic]]`; `events.rs`: `[[events]]`
 //! - `measurement.rs`: `sample_interval`, `max_samples`, `[limits]`
 
+mod capacity;
 mod events;
 mod fields;
 mod flow_params;
@@ -17,6 +19,7 @@ mod flows;
 mod measurement;
 mod network;
 mod paths;
+mod queue;
 mod traffic;
 mod transport;
 
