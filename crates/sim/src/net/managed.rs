@@ -61,8 +61,9 @@ impl LinkDir {
     /// A packet arrives at `now`: the discipline keeps or drops it, and an idle transmitter starts.
     pub fn offer(&mut self, now: Time, pkt: &Packet) -> Started {
         let mut out = Started::default();
+        let up = self.is_up();
         let Some(m) = self.managed.as_mut() else { unreachable!("offer on a drop-tail direction") };
-        if !self.up || !m.qdisc.enqueue(now, *pkt) {
+        if !up || !m.qdisc.enqueue(now, *pkt) {
             self.stats.queue_drops += 1;
             out.drops += 1;
             return out;
