@@ -7,6 +7,7 @@
 //! drop or mark them on arrival or when they reach the head, and the transmitter takes the next one when
 //! it is free (one more event per packet on that hop).
 
+pub mod codel;
 pub mod droptail;
 pub mod registry;
 
