@@ -28,8 +28,8 @@ pub struct Managed {
 /// What a managed direction asks the simulation to do after a call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Started {
-    /// Packets dropped by this call (the offered one, if refused, and any the discipline dropped at the
-    /// head).
+    /// Packets dropped by this call (the offered one, if refused, any it pushed out to make room, and any
+    /// the discipline dropped at the head).
     pub drops: u32,
     /// Schedule this direction's arrival event at this time.
     pub arrival: Option<Time>,
@@ -67,6 +67,11 @@ impl LinkDir {
             out.drops += 1;
             return out;
         }
+        m.qdisc.take_evicted(&mut m.dropped);
+        let evicted = m.dropped.len() as u32;
+        m.dropped.clear();
+        self.stats.queue_drops += evicted as u64;
+        out.drops += evicted;
         if m.transmit_at.is_none() {
             self.start_next(now, &mut out);
         }
