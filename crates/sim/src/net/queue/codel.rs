@@ -12,7 +12,8 @@ use crate::net::Packet;
 use crate::time::{as_f64, from_secs, Time};
 use std::collections::VecDeque;
 
-const TARGET: ParamSpec = ParamSpec {
+/// Shared with FQ-CoDel's schema (same names, defaults and sources).
+pub const TARGET: ParamSpec = ParamSpec {
     name: "target",
     kind: ParamKind::Duration { min: 1e-6, max: 10.0 },
     default: ParamDefault::Num(0.005),
@@ -21,7 +22,7 @@ const TARGET: ParamSpec = ParamSpec {
     source: "RFC 8289 section 4.3 (5 ms); Linux sch_codel and sch_fq_codel",
 };
 
-const INTERVAL: ParamSpec = ParamSpec {
+pub const INTERVAL: ParamSpec = ParamSpec {
     name: "interval",
     kind: ParamKind::Duration { min: 1e-6, max: 100.0 },
     default: ParamDefault::Num(0.1),
@@ -43,9 +44,6 @@ pub const PARAMS: &[ParamSpec] = &[
             "Linux sch_codel (ecn off unless asked for); RFC 8289 section 5 lets CoDel mark instead of drop",
     },
 ];
-
-/// The target and interval entries, for FQ-CoDel's schema (same names, defaults and sources).
-pub const TARGET_AND_INTERVAL: [ParamSpec; 2] = [TARGET, INTERVAL];
 
 /// The rule over CoDel's parameters: the sojourn time must be able to fall below target within an
 /// interval, so target must be below interval (RFC 8289 section 4.3 puts it at 5-10% of interval).

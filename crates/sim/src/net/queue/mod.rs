@@ -9,6 +9,7 @@
 
 pub mod codel;
 pub mod droptail;
+pub mod fq_codel;
 pub mod registry;
 
 pub use registry::{queue_discipline, queue_disciplines, queue_registry_json, QueueInfo};
