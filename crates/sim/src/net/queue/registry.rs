@@ -99,6 +99,7 @@ mod tests {
             let ctx = QueueContext {
                 buffer: Buffer::Packets(10),
                 bps: 1e7,
+                delay: 10_000_000,
                 mtu: 1500,
                 rng: Rng::stream(1, q.name),
             };
