@@ -8,6 +8,7 @@
 //! it is free (one more event per packet on that hop).
 
 pub mod droptail;
+pub mod red;
 pub mod registry;
 
 pub use registry::{queue_discipline, queue_disciplines, queue_registry_json, QueueInfo};

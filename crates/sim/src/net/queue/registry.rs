@@ -1,7 +1,7 @@
 //! The queue disciplines a scenario may name (`queue = "..."` on a link), with their parameter schemas:
 //! the same schema type as the algorithms', so `queue_params` is checked and listed the same way.
 
-use super::{droptail, QueueContext, QueueDiscipline};
+use super::{droptail, red, QueueContext, QueueDiscipline};
 use crate::model::params::{ParamKind, ParamSpec, Params};
 use crate::model::Buffer;
 
@@ -25,14 +25,25 @@ pub fn no_rules(_: &Params, _: Buffer) -> RuleResult {
     Ok(())
 }
 
-static QUEUES: &[QueueInfo] = &[QueueInfo {
-    name: "droptail",
-    description: "FIFO that drops arrivals while the buffer is full (the default)",
-    source: "ns-2 Queue/DropTail; ns-3 DropTailQueue",
-    params: droptail::PARAMS,
-    build: droptail::build,
-    check: no_rules,
-}];
+static QUEUES: &[QueueInfo] = &[
+    QueueInfo {
+        name: "droptail",
+        description: "FIFO that drops arrivals while the buffer is full (the default)",
+        source: "ns-2 Queue/DropTail; ns-3 DropTailQueue",
+        params: droptail::PARAMS,
+        build: droptail::build,
+        check: no_rules,
+    },
+    QueueInfo {
+        name: "red",
+        description: "Random Early Detection: drops (or marks) arrivals with a probability that grows \
+                      with the average queue",
+        source: "Floyd & Jacobson 1993; ns-2.35 Queue/RED (queue/red.cc, tcl/lib/ns-default.tcl)",
+        params: red::PARAMS,
+        build: red::build,
+        check: red::check,
+    },
+];
 
 impl QueueInfo {
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
