@@ -31,6 +31,7 @@ fn managed_parts(spec: &DirSpec, seed: u64, mtu: u32, label: &str) -> Managed {
     let ctx = QueueContext {
         buffer: spec.buffer,
         bps: spec.bandwidth_bps,
+        delay: spec.delay,
         mtu,
         rng: Rng::stream(seed, &format!("{label}:queue")),
     };
