@@ -21,6 +21,7 @@ pub mod rttbased;
 #[cfg(test)]
 pub mod scripted;
 pub mod sctp;
+pub mod timely;
 pub mod vegas;
 
 pub use crate::model::params::{ParamKind, ParamSpec, ParamValue, Params};
