@@ -21,6 +21,7 @@ pub mod rttbased;
 #[cfg(test)]
 pub mod scripted;
 pub mod sctp;
+pub mod swift;
 pub mod timely;
 pub mod vegas;
 
