@@ -28,35 +28,35 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Duration { min: 0.0, max: 1.0 },
         default: ParamDefault::Num(3.05e-6),
         description: "target delay added per hop of the path, seconds",
-        source: "htsim swift.cpp (_h = base_delay / 6.55 = 3.05 us); Swift §3.2 defines the term, docs/algorithms.md#swift-defaults",
+        source: "htsim swift.cpp (_h = base_delay / 6.55 = 3.05 us); Swift §3 defines the term, docs/algorithms.md#swift-defaults",
     },
     ParamSpec {
         name: "hops",
         kind: ParamKind::Int { min: 0, max: 1000 },
         default: ParamDefault::Num(0.0),
         description: "hop count of the path for hop scaling; 0 takes the links of the flow's forward path",
-        source: "our choice: the simulator knows the route; Swift reads the hop count from the TTL (§3.2; docs/algorithms.md#swift-hop-count)",
+        source: "our choice: the simulator knows the route; Swift reads the hop count from the TTL (§3; docs/algorithms.md#swift-hop-count)",
     },
     ParamSpec {
         name: "fs_range",
         kind: ParamKind::Duration { min: 0.0, max: 10.0 },
         default: ParamDefault::Num(100e-6),
         description: "largest flow-scaling addition to the target (at cwnd <= fs_min_cwnd), seconds",
-        source: "htsim swift.cpp (_fs_range = 5 x base_delay); Swift §3.3 defines the term",
+        source: "htsim swift.cpp (_fs_range = 5 x base_delay); Swift §3 defines the term",
     },
     ParamSpec {
         name: "fs_min_cwnd",
         kind: ParamKind::Float { min: 0.0, max: 1e6, min_exclusive: true },
         default: ParamDefault::Num(0.1),
         description: "window at and below which flow scaling adds all of fs_range, packets",
-        source: "htsim swift.cpp (_fs_min_cwnd 0.1); Swift §3.3",
+        source: "htsim swift.cpp (_fs_min_cwnd 0.1); Swift §3",
     },
     ParamSpec {
         name: "fs_max_cwnd",
         kind: ParamKind::Float { min: 0.0, max: 1e6, min_exclusive: true },
         default: ParamDefault::Num(100.0),
         description: "window at and above which flow scaling adds nothing, packets",
-        source: "htsim swift.cpp (_fs_max_cwnd 100); Swift §3.3",
+        source: "htsim swift.cpp (_fs_max_cwnd 100); Swift §3",
     },
     ParamSpec {
         name: "ai",
@@ -91,7 +91,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 0.0, max: 1e6, min_exclusive: true },
         default: ParamDefault::Num(0.001),
         description: "smallest window, packets (below one packet the sender paces one packet per RTT/cwnd)",
-        source: "Swift §3.4 (windows down to 0.001 packets, realised by pacing)",
+        source: "Swift §3 (windows down to 0.001 packets, realised by pacing)",
     },
     ParamSpec {
         name: "max_cwnd",
@@ -109,7 +109,7 @@ pub struct Swift {
     base_target: f64,
     hop_delay: f64,
     fs_range: f64,
-    /// Flow scaling as fs_alpha/√cwnd + fs_beta, clamped to [0, fs_range] (Swift §3.3).
+    /// Flow scaling as fs_alpha/√cwnd + fs_beta, clamped to [0, fs_range] (Swift §3).
     fs_alpha: f64,
     fs_beta: f64,
     ai: f64,

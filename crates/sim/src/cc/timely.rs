@@ -19,14 +19,14 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Duration { min: 0.0, max: 10.0 },
         default: ParamDefault::Num(50e-6),
         description: "below this RTT the rate grows by delta whatever the gradient, seconds",
-        source: "TIMELY (Mittal et al. 2015) Algorithm 1 and §5 (T_low = 50 us)",
+        source: "TIMELY (Mittal et al. 2015) Algorithm 1 and §4.4 (T_low = 50 us)",
     },
     ParamSpec {
         name: "t_high",
         kind: ParamKind::Duration { min: 0.0, max: 10.0 },
         default: ParamDefault::Num(500e-6),
         description: "above this RTT the rate falls by beta x (1 - t_high/rtt) whatever the gradient, seconds",
-        source: "TIMELY (Mittal et al. 2015) Algorithm 1 and §5 (T_high = 500 us)",
+        source: "TIMELY (Mittal et al. 2015) Algorithm 1 and §4.4 (T_high = 500 us)",
     },
     ParamSpec {
         name: "alpha",
@@ -40,14 +40,14 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 0.0, max: 1.0, min_exclusive: true },
         default: ParamDefault::Num(0.8),
         description: "multiplicative decrease factor of the gradient and t_high branches",
-        source: "TIMELY (Mittal et al. 2015) §5 (beta = 0.8)",
+        source: "TIMELY (Mittal et al. 2015), the setting of its evaluation (beta = 0.8)",
     },
     ParamSpec {
         name: "delta",
         kind: ParamKind::Float { min: 0.0, max: 1e12, min_exclusive: true },
         default: ParamDefault::Num(10e6),
         description: "additive increase step, bits per second",
-        source: "TIMELY (Mittal et al. 2015) §5 (delta = 10 Mbps)",
+        source: "TIMELY (Mittal et al. 2015), the setting of its evaluation (delta = 10 Mbps)",
     },
     ParamSpec {
         name: "hai_threshold",
@@ -82,7 +82,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 0.0, max: 1e13, min_exclusive: true },
         default: ParamDefault::Num(10e9),
         description: "rate before the first completion event, bits per second",
-        source: "our choice: the 10 Gbps NICs of the paper's testbed (§5), a host's line rate there",
+        source: "our choice: the 10 Gbps NICs of the paper's testbed, a host's line rate there",
     },
     ParamSpec {
         name: "min_rate",
@@ -96,7 +96,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 0.0, max: 1e13, min_exclusive: true },
         default: ParamDefault::Num(100e9),
         description: "ceiling of the rate (the NIC's line rate), bits per second",
-        source: "our choice: a 100 Gbps NIC; TIMELY never sends above the line rate (§4)",
+        source: "our choice: a 100 Gbps NIC; TIMELY never sends above the line rate",
     },
 ];
 
