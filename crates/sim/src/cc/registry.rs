@@ -2,7 +2,9 @@
 
 use super::alt::Alt;
 use super::fast::{self, emfast, rrfast, vfast};
-use super::{bbr, cubic, newreno, reno, rttbased, sctp, vegas, CongestionControl, FlowContext};
+use super::{
+    bbr, cubic, newreno, reno, rttbased, sctp, swift, timely, vegas, CongestionControl, FlowContext,
+};
 use crate::model::params::{ParamKind, ParamSpec, Params};
 
 pub struct AlgorithmInfo {
@@ -112,6 +114,20 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
         description: "BBR v1 (draft-cardwell-iccrg-bbr-congestion-control-00): paced at a gain x the max delivery rate, window 2 x BDP; Startup, Drain, ProbeBW gain cycle, ProbeRTT",
         param_groups: &[bbr::PARAMS],
         build: bbr::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "timely",
+        description: "TIMELY (Mittal et al. 2015): paced rate from the RTT gradient per completion event; thresholds T_low/T_high, hyperactive increase",
+        param_groups: &[timely::PARAMS],
+        build: timely::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "swift",
+        description: "Swift (Kumar et al. 2020): AIMD window towards a target delay scaled by window and hop count; windows below one packet paced",
+        param_groups: &[swift::PARAMS],
+        build: swift::build,
         ack_extra_bytes: 0,
     },
 ];
