@@ -13,6 +13,7 @@ mod alt;
 pub mod bbr;
 pub mod cubic;
 pub mod fast;
+pub mod ledbat;
 pub mod maxfilter;
 mod newreno;
 pub mod reno;

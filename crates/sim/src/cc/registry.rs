@@ -2,7 +2,7 @@
 
 use super::alt::Alt;
 use super::fast::{self, emfast, rrfast, vfast};
-use super::{bbr, cubic, newreno, reno, rttbased, sctp, vegas, CongestionControl, FlowContext};
+use super::{bbr, cubic, ledbat, newreno, reno, rttbased, sctp, vegas, CongestionControl, FlowContext};
 use crate::model::params::{ParamKind, ParamSpec, Params};
 
 pub struct AlgorithmInfo {
@@ -112,6 +112,13 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
         description: "BBR v1 (draft-cardwell-iccrg-bbr-congestion-control-00): paced at a gain x the max delivery rate, window 2 x BDP; Startup, Drain, ProbeBW gain cycle, ProbeRTT",
         param_groups: &[bbr::PARAMS],
         build: bbr::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "ledbat",
+        description: "LEDBAT (RFC 6817): scavenger keeping its added queueing delay near TARGET (100 ms) from one-way delays (receiver timestamps); halves once per RTT on loss",
+        param_groups: &[ledbat::PARAMS],
+        build: ledbat::build,
         ack_extra_bytes: 0,
     },
 ];
