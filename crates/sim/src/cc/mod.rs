@@ -22,6 +22,7 @@ pub mod rttbased;
 #[cfg(test)]
 pub mod scripted;
 pub mod sctp;
+pub mod tcp_lp;
 pub mod vegas;
 
 pub use crate::model::params::{ParamKind, ParamSpec, ParamValue, Params};
