@@ -13,6 +13,7 @@ mod alt;
 pub mod bbr;
 pub mod cubic;
 pub mod fast;
+pub mod ledbat;
 pub mod maxfilter;
 mod newreno;
 pub mod reno;
@@ -22,6 +23,7 @@ pub mod rttbased;
 pub mod scripted;
 pub mod sctp;
 pub mod swift;
+pub mod tcp_lp;
 pub mod timely;
 pub mod vegas;
 
