@@ -2,7 +2,7 @@
 
 use super::alt::Alt;
 use super::fast::{self, emfast, rrfast, vfast};
-use super::{bbr, cubic, newreno, reno, rttbased, sctp, vegas, CongestionControl, FlowContext};
+use super::{bbr, copa, cubic, newreno, reno, rttbased, sctp, vegas, CongestionControl, FlowContext};
 use crate::model::params::{ParamKind, ParamSpec, Params};
 
 pub struct AlgorithmInfo {
@@ -112,6 +112,13 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
         description: "BBR v1 (draft-cardwell-iccrg-bbr-congestion-control-00): paced at a gain x the max delivery rate, window 2 x BDP; Startup, Drain, ProbeBW gain cycle, ProbeRTT",
         param_groups: &[bbr::PARAMS],
         build: bbr::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "copa",
+        description: "Copa (Arun and Balakrishnan, NSDI 2018): window towards the target rate 1/(delta x queueing delay) with a velocity, paced at 2 cwnd/RTTstanding; competitive mode (AIMD on 1/delta) when the queue stops emptying",
+        param_groups: &[copa::PARAMS],
+        build: copa::build,
         ack_extra_bytes: 0,
     },
 ];
