@@ -10,15 +10,6 @@ use common::*;
 use delaycc_sim::sim::summary_json;
 use delaycc_sim::{Outcome, Simulation};
 
-fn bottleneck_row(sim: &Simulation) -> serde_json::Value {
-    let s = summary_json(sim, Outcome::Completed, 0.0);
-    s["links"]
-        .as_array()
-        .and_then(|l| l.iter().find(|l| l["id"] == "bn" && l["direction"] == "a->b"))
-        .expect("bottleneck row")
-        .clone()
-}
-
 fn throughputs(sim: &Simulation) -> Vec<f64> {
     let s = summary_json(sim, Outcome::Completed, 0.0);
     let flows = s["flows"].as_array().expect("flows");

@@ -2,7 +2,7 @@
 //! known) and on the scripted FIFO path of `cc/scripted.rs`.
 
 use super::*;
-use crate::cc::scripted::ScriptedPath;
+use crate::cc::scripted::{ack_event, ScriptedPath};
 use crate::cc::{algorithm, ParamValue};
 const MS: Time = 1_000_000;
 
@@ -20,18 +20,7 @@ fn copa() -> Copa {
 
 /// One ACK of one packet at `t_s` seconds carrying an RTT sample of `rtt_ms`.
 fn ack(c: &mut Copa, t_s: f64, rtt_ms: f64) {
-    c.on_ack(&AckEvent {
-        now: from_secs(t_s),
-        rtt: Some(from_secs(rtt_ms / 1e3)),
-        acked: 1,
-        inflight_at_send: 1,
-        inflight: 1,
-        in_recovery: false,
-        snd_una: 0,
-        timestamps: None,
-        base_rtt: None,
-        rate: None,
-    });
+    c.on_ack(&ack_event(from_secs(t_s), from_secs(rtt_ms / 1e3), 1));
 }
 
 /// Samples of `rtt_ms` every `step_ms` over [from_s, to_s).
@@ -214,18 +203,7 @@ fn a_cumulative_ack_moves_the_window_one_packet_at_a_time() {
     c.slow_start = false;
     c.mode = ModeSwitch::new(true, 0.05, 0.1, 5.0, 4.0);
     c.on_timeout(from_secs(0.5), 10);
-    c.on_ack(&AckEvent {
-        now: from_secs(1.0),
-        rtt: Some(from_secs(0.1)),
-        acked: 100,
-        inflight_at_send: 1,
-        inflight: 1,
-        in_recovery: false,
-        snd_una: 100,
-        timestamps: None,
-        base_rtt: None,
-        rate: None,
-    });
+    c.on_ack(&ack_event(from_secs(1.0), from_secs(0.1), 100));
     let expected = (4.0f64 + 2.0 * 20.0 * 100.0).sqrt();
     assert!((c.window() / expected - 1.0).abs() < 0.03, "{} vs about {expected}", c.window());
 }
