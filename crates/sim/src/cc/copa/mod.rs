@@ -11,10 +11,10 @@
 //! 2·cwnd/RTTstanding. The default δ is replaced by AIMD on 1/δ while a buffer-filling competitor keeps the
 //! queue from ever emptying (`mode.rs`).
 //!
-//! Losses: the window ignores fast-retransmit losses, as mvfst does and as the paper's robustness to
-//! non-congestive loss (§5) implies; in competitive mode a loss halves 1/δ (§4). A timeout, mvfst's
-//! persistent congestion, sets the window to `min_cwnd` and the velocity to 1. The transport's NewReno
-//! recovery retransmits as for any algorithm.
+//! Losses: the window ignores fast-retransmit losses, as mvfst does and as the robustness to
+//! non-congestive loss that the paper claims (abstract, evaluation) implies; in competitive mode a loss
+//! halves 1/δ (§4). A timeout, mvfst's persistent congestion, sets the window to `min_cwnd` and the
+//! velocity to 1. The transport's NewReno recovery retransmits as for any algorithm.
 
 mod filter;
 mod mode;
