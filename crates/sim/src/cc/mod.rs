@@ -11,6 +11,7 @@ pub mod registry;
 
 mod alt;
 pub mod bbr;
+pub mod copa;
 pub mod cubic;
 pub mod fast;
 pub mod ledbat;

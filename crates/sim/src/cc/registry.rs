@@ -3,7 +3,7 @@
 use super::alt::Alt;
 use super::fast::{self, emfast, rrfast, vfast};
 use super::{
-    bbr, cubic, ledbat, newreno, reno, rttbased, sctp, swift, tcp_lp, timely, vegas, CongestionControl,
+    bbr, copa, cubic, ledbat, newreno, reno, rttbased, sctp, swift, tcp_lp, timely, vegas, CongestionControl,
     FlowContext,
 };
 use crate::model::params::{ParamKind, ParamSpec, Params};
@@ -143,6 +143,13 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
         description: "TCP-LP (Kuzmanovic & Knightly 2003): low-priority Reno; a smoothed one-way delay above min + 0.15(max - min) halves cwnd, a second within 3 RTTs sets it to 1",
         param_groups: &[tcp_lp::PARAMS],
         build: tcp_lp::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "copa",
+        description: "Copa (Arun and Balakrishnan, NSDI 2018): window towards the target rate 1/(delta x queueing delay) with a velocity, paced at 2 cwnd/RTTstanding; competitive mode (AIMD on 1/delta) when the queue stops emptying",
+        param_groups: &[copa::PARAMS],
+        build: copa::build,
         ack_extra_bytes: 0,
     },
 ];

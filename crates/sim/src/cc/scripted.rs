@@ -91,3 +91,20 @@ impl<C: CongestionControl> ScriptedPath<C> {
         }
     }
 }
+
+/// An ACK of `acked` packets at `now` with an RTT sample and nothing else, for tests that script the
+/// samples themselves.
+pub fn ack_event(now: Time, rtt: Time, acked: u64) -> AckEvent {
+    AckEvent {
+        now,
+        rtt: Some(rtt),
+        acked,
+        inflight_at_send: 1,
+        inflight: 1,
+        in_recovery: false,
+        snd_una: 0,
+        timestamps: None,
+        base_rtt: None,
+        rate: None,
+    }
+}
