@@ -141,6 +141,10 @@ def test_a_shortened_beyond_run_writes_the_planes_and_a_part_with_verdicts(tmp_p
     assert '<h2 id="beyond-the-papers" class="part">Beyond the papers' in html
     assert '<li><a href="#beyond-the-papers">Beyond the papers</a><ol><li><a href="#beyond-aqm">' in html
     assert 'value="supported"' in html or 'value="not-supported"' in html
+    ids = re.findall(r' id="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), "ids are unique"
+    targets = re.findall(r' href="#([^"]+)"', html)
+    assert targets and set(targets) <= set(ids), "every in-page link lands"
     # Same seeds, same report and figures.
     again = reproduce("beyond-lte", tmp_path / "b", workers=1, progress=False, root=ROOT).parent
     lte = reproduce("beyond-lte", tmp_path / "c", workers=1, progress=False, root=ROOT).parent
