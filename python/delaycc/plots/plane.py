@@ -71,6 +71,7 @@ def throughput_delay(schemes: Sequence[Scheme], title: str, xlabel: str, path: P
     ax = fig.subplots()
     ax.set_xscale("log")
     drawn: list[float] = []
+    top = 0.0
     for s in schemes:
         color, marker = COLORS[s.group % len(COLORS)], MARKERS[s.group % len(MARKERS)]
         x = np.maximum(np.asarray(s.delay_ms, dtype=float), FLOOR_MS)
@@ -80,6 +81,7 @@ def throughput_delay(schemes: Sequence[Scheme], title: str, xlabel: str, path: P
         if not len(x):
             continue
         drawn += [float(v) for v in x]
+        top = max(top, float(np.max(y)))
         face = "none" if s.hollow else color
         ax.scatter(x, y, s=12, color=color, alpha=0.35, marker=marker, facecolors=face, linewidths=0.8)
         lx = np.log10(x)
@@ -93,7 +95,7 @@ def throughput_delay(schemes: Sequence[Scheme], title: str, xlabel: str, path: P
     ax.set_xlabel(f"{xlabel} (ms, log scale; better →)")
     ax.set_ylabel("throughput (Mb/s)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.set_ylim(bottom=0)
+    ax.set_ylim(0, 1.1 * top if top > 0 else 1.0)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", borderaxespad=0)
     fig.tight_layout()
