@@ -64,10 +64,7 @@ impl Simulation {
     pub(super) fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::LinkArrival(d) => self.on_link_arrival(d),
-            Event::LinkTransmit(d) => {
-                let started = self.links[d as usize].transmitter_free(self.now);
-                self.after_managed(d, started);
-            }
+            Event::LinkTransmit(d) => self.on_link_transmit(d),
             Event::Rto(f) => self.on_rto(f),
             Event::DelayedAck(f) => self.on_delayed_ack(f),
             Event::CcTick(f) => self.on_cc_tick(f),
@@ -112,9 +109,6 @@ impl Simulation {
     #[inline]
     fn enqueue(&mut self, d: u32, p: &Packet) {
         let link = &mut self.links[d as usize];
-        if link.managed().is_some() {
-            return self.enqueue_managed(d, p);
-        }
         let det_drop = !link.drop_list.is_empty()
             && p.kind == PacketKind::Data
             && !p.retransmit
@@ -122,15 +116,28 @@ impl Simulation {
         match link.enqueue(self.now, p, det_drop) {
             Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d | link.event_tag)),
             Enqueued::Accepted(None) => {}
-            Enqueued::Dropped => self.drop_packet(),
+            Enqueued::Dropped => self.dropped_or_managed(d, p),
         }
     }
 
-    /// `enqueue` for a managed direction (a queue discipline other than drop-tail, or a varying capacity).
+    /// A packet the inline FIFO did not take: dropped, or offered to a managed direction (a queue
+    /// discipline other than drop-tail, or a varying capacity).
     #[cold]
     #[inline(never)]
-    fn enqueue_managed(&mut self, d: u32, p: &Packet) {
+    fn dropped_or_managed(&mut self, d: u32, p: &Packet) {
+        if self.links[d as usize].managed().is_none() {
+            return self.drop_packet();
+        }
         let started = self.links[d as usize].offer(self.now, p);
+        self.after_managed(d, started);
+    }
+
+    /// A managed direction's transmitter is free. Out of line, so that the drop-tail hops' dispatch stays
+    /// as it was.
+    #[cold]
+    #[inline(never)]
+    fn on_link_transmit(&mut self, d: u32) {
+        let started = self.links[d as usize].transmitter_free(self.now);
         self.after_managed(d, started);
     }
 
@@ -488,7 +495,7 @@ impl Simulation {
                         self.links[di].loss = p;
                     }
                     match up {
-                        Some(false) if self.links[di].up => {
+                        Some(false) if self.links[di].is_up() => {
                             if self.links[di].event_tag != 0 {
                                 self.trace_on_wire(di as u32);
                             }
@@ -496,7 +503,7 @@ impl Simulation {
                                 self.drop_packet();
                             }
                         }
-                        Some(true) => self.links[di].up = true,
+                        Some(true) => self.links[di].bring_up(),
                         _ => {}
                     }
                 }

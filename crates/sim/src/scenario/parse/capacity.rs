@@ -26,6 +26,9 @@ pub(super) fn capacity(
     let keys = ["bandwidth", "bandwidth_trace", "bandwidth_states"].map(|k| format!("{prefix}{k}"));
     let given: Vec<&String> = keys.iter().filter(|k| t.has(k)).collect();
     if given.len() > 1 {
+        for k in &given {
+            t.node(k);
+        }
         let l = line_of(t, given[1]);
         let names: Vec<&str> = given.iter().map(|k| k.as_str()).collect();
         ck.error(l, &t.key_path(given[1]), format!("give one of {}, not several", names.join(", ")));
