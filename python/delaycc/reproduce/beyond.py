@@ -96,6 +96,11 @@ def queue_of(p: float | None) -> str:
 
 
 QUEUE_SWEEP = Sweep(QUEUE_KEY, QUEUES, tuple(point(q) for q in QUEUES), "queue")
+LTE_QUEUES = tuple(q for q in ("droptail", "codel") if q in QUEUES)
+"""The LTE link's disciplines: droptail, and CoDel, which was designed for links whose rate varies
+(Nichols & Jacobson 2012). One flow makes FQ-CoDel CoDel and RED's fixed thresholds are in packets, so
+neither is swept there."""
+LTE_SWEEP = Sweep("links[1].queue", LTE_QUEUES, tuple(point(q) for q in LTE_QUEUES), "queue")
 
 
 # ---- measurements ----------------------------------------------------------------------------------
@@ -215,6 +220,11 @@ def _each(rs: RunSet, alg: str, fn: Callable[[RunResult], float], queue: str | N
 
 def _have(*queues: str) -> bool:
     return all(q in QUEUES for q in queues)
+
+
+def _ratio(rs: RunSet, a: str, fn: Callable[[RunResult], float], qa: str, b: str, qb: str) -> Stats:
+    """fn of scheme a under discipline qa over fn of scheme b under qb, paired by seed."""
+    return stats([x / y for x, y in zip(rs.each(a, fn, point(qa)), rs.each(b, fn, point(qb)), strict=True)])
 
 
 def claims_aqm(rs: RunSet) -> list[Claim]:
@@ -524,7 +534,9 @@ def claims_shared(rs: RunSet) -> list[Claim]:
 
 
 def claims_lte(rs: RunSet) -> list[Claim]:
+    """The hypotheses over the trace with droptail, then CoDel's on the same trace."""
     e, base = rs.experiment.id, base_rtt(rs)
+    dt = "droptail"
 
     def p95(r: RunResult) -> float:
         return p95_ms(r, ("f1",), base)
@@ -537,8 +549,8 @@ def claims_lte(rs: RunSet) -> list[Claim]:
         out.append(
             both(
                 e,
-                f"on the LTE trace {alg} keeps a lower 95th-percentile queueing delay than CUBIC, at some "
-                "throughput cost",
+                f"on the LTE trace with droptail {alg} keeps a lower 95th-percentile queueing delay than "
+                "CUBIC, at some throughput cost",
                 "hypothesis: a delay-based scheme backs off as the queue grows where CUBIC fills the buffer "
                 "(Pantheon, Yan et al. 2018)",
                 [
@@ -546,8 +558,8 @@ def claims_lte(rs: RunSet) -> list[Claim]:
                         e,
                         "",
                         "",
-                        _each(rs, alg, p95),
-                        _each(rs, "cubic", p95),
+                        _each(rs, alg, p95, dt),
+                        _each(rs, "cubic", p95, dt),
                         Order("<", f"{alg} p95", "CUBIC's", MATTERS, MATTERS_WHY),
                         unit=" ms",
                         fmt=".0f",
@@ -557,8 +569,8 @@ def claims_lte(rs: RunSet) -> list[Claim]:
                         e,
                         "",
                         "",
-                        _each(rs, alg, tput),
-                        _each(rs, "cubic", tput),
+                        _each(rs, alg, tput, dt),
+                        _each(rs, "cubic", tput, dt),
                         Order(
                             "<", f"{alg} throughput", "CUBIC's", 0.0, "any cost whose interval clears zero"
                         ),
@@ -569,12 +581,12 @@ def claims_lte(rs: RunSet) -> list[Claim]:
                 ],
             )
         )
-    ratio = stats([b / c for b, c in zip(rs.each("bbr", tput), rs.each("cubic", tput), strict=True)])
+    ratio = _ratio(rs, "bbr", tput, dt, "cubic", dt)
     out.append(
         both(
             e,
-            "on the LTE trace BBR keeps a lower 95th-percentile queueing delay than CUBIC with at least 90 % "
-            "of its throughput",
+            "on the LTE trace with droptail BBR keeps a lower 95th-percentile queueing delay than CUBIC "
+            "with at least 90 % of its throughput",
             "hypothesis: BBR paces at the bottleneck rate it measures and keeps little queue (Cardwell "
             "et al. 2016)",
             [
@@ -582,8 +594,8 @@ def claims_lte(rs: RunSet) -> list[Claim]:
                     e,
                     "",
                     "",
-                    _each(rs, "bbr", p95),
-                    _each(rs, "cubic", p95),
+                    _each(rs, "bbr", p95, dt),
+                    _each(rs, "cubic", p95, dt),
                     Order("<", "BBR p95", "CUBIC's", MATTERS, MATTERS_WHY),
                     unit=" ms",
                     fmt=".0f",
@@ -604,10 +616,10 @@ def claims_lte(rs: RunSet) -> list[Claim]:
     out.append(
         order(
             e,
-            "on the LTE trace VFAST keeps a lower 95th-percentile queueing delay than FAST",
+            "on the LTE trace with droptail VFAST keeps a lower 95th-percentile queueing delay than FAST",
             "hypothesis: P000's smaller RTT amplitude for VFAST (§VI-C), carried to a varying link",
-            _each(rs, "vfast", p95),
-            _each(rs, "fast", p95),
+            _each(rs, "vfast", p95, dt),
+            _each(rs, "fast", p95, dt),
             Order("<", "VFAST p95", "FAST's", MATTERS, MATTERS_WHY),
             unit=" ms",
             fmt=".0f",
@@ -617,14 +629,15 @@ def claims_lte(rs: RunSet) -> list[Claim]:
     out.append(
         both(
             e,
-            "on the LTE trace every delay-based scheme uses at least 80 % of the capacity the trace offers",
+            "on the LTE trace with droptail every delay-based scheme uses at least 80 % of the capacity "
+            "the trace offers",
             "hypothesis: a delay-based scheme follows the rate as it varies, backing off only for queue",
             [
                 bound(
                     e,
                     "",
                     "",
-                    _each(rs, alg, lambda r: utilisation(r, LTE)),
+                    _each(rs, alg, lambda r: utilisation(r, LTE), dt),
                     Bound(">", 80, f"{alg}: per cent of the trace's delivery opportunities in the span"),
                     unit=" %",
                     fmt=".1f",
@@ -635,6 +648,59 @@ def claims_lte(rs: RunSet) -> list[Claim]:
             note="utilisation of " + ", ".join(DELAY_BASED),
         )
     )
+    if _have("codel"):
+        out.append(
+            both(
+                e,
+                "on the LTE trace CoDel cuts CUBIC's 95th-percentile queueing delay to under half of "
+                "droptail's while keeping at least 80 % of its throughput",
+                "hypothesis: CoDel was made for links whose rate varies, where a fixed buffer is always the "
+                "wrong size (Nichols & Jacobson 2012)",
+                [
+                    order(
+                        e,
+                        "",
+                        "",
+                        _each(rs, "cubic", p95, "codel"),
+                        _each(rs, "cubic", p95, dt),
+                        Order("<", "CUBIC p95 under CoDel", "under droptail", 0.5, "'under half'"),
+                        unit=" ms",
+                        fmt=".0f",
+                        reads=("cubic",),
+                    ),
+                    bound(
+                        e,
+                        "",
+                        "",
+                        _ratio(rs, "cubic", tput, "codel", "cubic", dt),
+                        Bound(">", 0.8, "CUBIC's throughput under CoDel over droptail's, paired by seed"),
+                        fmt=".3f",
+                        reads=("cubic",),
+                    ),
+                ],
+            )
+        )
+        out.append(
+            both(
+                e,
+                "on the LTE trace CoDel costs the delay-based schemes little: each keeps at least 90 % of "
+                "its droptail throughput",
+                "hypothesis: a scheme that keeps its queue short rarely meets CoDel's drops",
+                [
+                    bound(
+                        e,
+                        "",
+                        "",
+                        _ratio(rs, alg, tput, "codel", alg, dt),
+                        Bound(">", 0.9, f"{alg}: throughput under CoDel over droptail's, paired by seed"),
+                        fmt=".3f",
+                        reads=(alg,),
+                    )
+                    for alg in DELAY_BASED
+                ],
+                note="throughput under CoDel over droptail's, of " + ", ".join(DELAY_BASED),
+            )
+        )
     return [hypothesis(c) for c in out]
 
 
@@ -721,19 +787,22 @@ def table_lte(rs: RunSet) -> list[Table]:
     base = base_rtt(rs)
     rows = [
         [
+            NAMES[q],
             alg,
-            _show(_each(rs, alg, lambda r: throughput(r, "f1")), ".2f"),
-            _show(_each(rs, alg, lambda r: utilisation(r, LTE)), ".1f"),
-            _show(_each(rs, alg, lambda r: p95_ms(r, ("f1",), base)), ".0f"),
-            _show(_each(rs, alg, lambda r: mean_ms(r, ("f1",), base)), ".0f"),
-            _show(_each(rs, alg, lambda r: drops(r, LTE)), ".0f"),
+            _show(_each(rs, alg, lambda r: throughput(r, "f1"), q), ".2f"),
+            _show(_each(rs, alg, lambda r: utilisation(r, LTE), q), ".1f"),
+            _show(_each(rs, alg, lambda r: p95_ms(r, ("f1",), base), q), ".0f"),
+            _show(_each(rs, alg, lambda r: mean_ms(r, ("f1",), base), q), ".0f"),
+            _show(_each(rs, alg, lambda r: drops(r, LTE), q), ".0f"),
         ]
+        for q in LTE_QUEUES
         for alg in ALGS
     ]
     return [
         Table(
             "one flow over the Verizon LTE trace (ensemble mean ± 95 %)",
             [
+                "queue",
                 "scheme",
                 "throughput (Mb/s)",
                 "utilisation of the trace (%)",
@@ -792,18 +861,16 @@ def figures_shared(rs: RunSet, out: Path) -> list[Path]:
 
 def figures_lte(rs: RunSet, out: Path) -> list[Path]:
     base, e = base_rtt(rs), rs.experiment.id
-    schemes = [
-        Scheme(
-            alg,
-            rs.each(alg, lambda r: p95_ms(r, ("f1",), base)),
-            rs.each(alg, lambda r: throughput(r, "f1")),
-            group=n,
-        )
-        for n, alg in enumerate(ALGS)
-    ]
-    return [
-        throughput_delay(schemes, f"{e}: one flow, Verizon LTE downlink trace", DELAY_LABEL, out / f"{e}.png")
-    ]
+    paths = []
+    for q in LTE_QUEUES:
+        delay, tput = _flow_figures("f1", base)
+        schemes = [
+            Scheme(alg, rs.each(alg, delay, point(q)), rs.each(alg, tput, point(q)), group=n)
+            for n, alg in enumerate(ALGS)
+        ]
+        title = f"{e}: one flow, Verizon LTE downlink trace, {NAMES[q]}"
+        paths.append(throughput_delay(schemes, title, DELAY_LABEL, out / f"{e}-{q}.png"))
+    return paths
 
 
 EXPERIMENTS = [
@@ -838,12 +905,13 @@ EXPERIMENTS = [
     Experiment(
         "beyond-lte",
         TAG,
-        "one flow over the Verizon LTE trace",
+        "one flow over the Verizon LTE trace, by the link's discipline",
         SCENARIOS / "lte.toml",
         ALGS,
         ("f1",),
         params=PARAMS,
         jitter_s=LTE_JITTER_S,
+        sweep=LTE_SWEEP,
         claims=claims_lte,
         figures=figures_lte,
         tables=table_lte,
