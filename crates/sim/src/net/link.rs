@@ -391,9 +391,16 @@ impl LinkDir {
         let mut out = Started::default();
         let up = self.up;
         let m = self.managed.as_mut().expect("offer on a managed direction");
-        if !up || !m.enqueue(now, *pkt) {
+        if !up {
             self.stats.queue_drops += 1;
             out.drops += 1;
+            return out;
+        }
+        let (kept, evicted) = m.enqueue(now, *pkt);
+        let dropped = evicted + u32::from(!kept);
+        self.stats.queue_drops += dropped as u64;
+        out.drops += dropped;
+        if !kept {
             return out;
         }
         if m.transmitter_idle() {

@@ -23,8 +23,8 @@ pub struct Managed {
 /// What a managed direction asks the simulation to do after a call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Started {
-    /// Packets dropped by this call (the offered one, if refused, and any the discipline dropped at the
-    /// head).
+    /// Packets dropped by this call (the offered one, if refused, any it pushed out to make room, and any
+    /// the discipline dropped at the head).
     pub drops: u32,
     /// Schedule this direction's arrival event at this time.
     pub arrival: Option<Time>,
@@ -45,9 +45,14 @@ impl Managed {
         self.qdisc.counters()
     }
 
-    /// Offers an arriving packet to the discipline; false if it dropped it.
-    pub(super) fn enqueue(&mut self, now: Time, pkt: Packet) -> bool {
-        self.qdisc.enqueue(now, pkt)
+    /// Offers an arriving packet to the discipline: whether it kept it, and how many waiting packets it
+    /// pushed out to make room (FQ-CoDel's drops from its largest flow queue).
+    pub(super) fn enqueue(&mut self, now: Time, pkt: Packet) -> (bool, u32) {
+        let kept = self.qdisc.enqueue(now, pkt);
+        self.qdisc.take_evicted(&mut self.dropped);
+        let evicted = self.dropped.len() as u32;
+        self.dropped.clear();
+        (kept, evicted)
     }
 
     pub(super) fn transmitter_idle(&self) -> bool {

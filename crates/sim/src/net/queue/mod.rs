@@ -7,7 +7,9 @@
 //! drop or mark them on arrival or when they reach the head, and the transmitter takes the next one when
 //! it is free (one more event per packet on that hop).
 
+pub mod codel;
 pub mod droptail;
+pub mod fq_codel;
 pub mod registry;
 
 pub use registry::{queue_discipline, queue_disciplines, queue_registry_json, QueueInfo};
@@ -49,7 +51,7 @@ pub struct QueueContext {
 }
 
 /// A queue discipline. Every packet the link offers is either kept or dropped by `enqueue`; every packet
-/// kept leaves through `dequeue` (possibly as a drop listed there) or `drain`.
+/// kept leaves through `dequeue` (possibly as a drop listed there), `take_evicted` or `drain`.
 pub trait QueueDiscipline {
     /// `pkt` arrives at `now`. Returns false if it was dropped (counted by the discipline); a kept packet
     /// may have been marked CE.
@@ -64,6 +66,11 @@ pub trait QueueDiscipline {
 
     /// Bytes waiting.
     fn len_bytes(&self) -> u64;
+
+    /// Moves onto `dropped` the packets an `enqueue` since the last call pushed out of the queue to make
+    /// room (FQ-CoDel drops from the head of its largest flow queue rather than the arrival). The default,
+    /// for disciplines that only ever refuse the arrival, moves none.
+    fn take_evicted(&mut self, _dropped: &mut Vec<Packet>) {}
 
     /// Takes every waiting packet out (the link went down), oldest first.
     fn drain(&mut self) -> Vec<Packet>;

@@ -1,7 +1,7 @@
 //! The queue disciplines a scenario may name (`queue = "..."` on a link), with their parameter schemas:
 //! the same schema type as the algorithms', so `queue_params` is checked and listed the same way.
 
-use super::{droptail, QueueContext, QueueDiscipline};
+use super::{codel, droptail, fq_codel, QueueContext, QueueDiscipline};
 use crate::model::params::{ParamKind, ParamSpec, Params};
 use crate::model::Buffer;
 
@@ -25,14 +25,34 @@ pub fn no_rules(_: &Params, _: Buffer) -> RuleResult {
     Ok(())
 }
 
-static QUEUES: &[QueueInfo] = &[QueueInfo {
-    name: "droptail",
-    description: "FIFO that drops arrivals while the buffer is full (the default)",
-    source: "ns-2 Queue/DropTail; ns-3 DropTailQueue",
-    params: droptail::PARAMS,
-    build: droptail::build,
-    check: no_rules,
-}];
+static QUEUES: &[QueueInfo] = &[
+    QueueInfo {
+        name: "droptail",
+        description: "FIFO that drops arrivals while the buffer is full (the default)",
+        source: "ns-2 Queue/DropTail; ns-3 DropTailQueue",
+        params: droptail::PARAMS,
+        build: droptail::build,
+        check: no_rules,
+    },
+    QueueInfo {
+        name: "codel",
+        description:
+            "CoDel: drops (or marks) at the head once packets have waited over target for an interval",
+        source: "RFC 8289 (Controlled Delay Active Queue Management); Linux sch_codel",
+        params: codel::PARAMS,
+        build: codel::build,
+        check: codel::check,
+    },
+    QueueInfo {
+        name: "fq_codel",
+        description: "FQ-CoDel: flows hashed into queues served by deficit round robin, new flows first, \
+                      CoDel on each queue",
+        source: "RFC 8290 (The Flow Queue CoDel Packet Scheduler and AQM Algorithm); Linux sch_fq_codel",
+        params: fq_codel::PARAMS,
+        build: fq_codel::build,
+        check: codel::check,
+    },
+];
 
 impl QueueInfo {
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
