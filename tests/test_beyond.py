@@ -6,6 +6,7 @@ hypotheses with verdicts, each of whose criteria can fail; and the same seeds gi
 from __future__ import annotations
 
 import dataclasses
+import json
 import pickle
 import random
 import re
@@ -18,6 +19,7 @@ from test_claims import flips
 import delaycc
 from delaycc.errors import ScenarioError
 from delaycc.reproduce import BEYOND, EXPERIMENTS, beyond, catalogue, reproduce, select
+from delaycc.reproduce.criteria import Order, stats
 from delaycc.reproduce.model import (
     NOT_REPRODUCED,
     NOT_SUPPORTED,
@@ -101,6 +103,18 @@ def test_a_hypothesis_is_supported_or_not_never_reproduced() -> None:
     assert beyond.hypothesis(claim(NOT_REPRODUCED)).verdict == NOT_SUPPORTED
 
 
+def can_flip(check: Any) -> bool:
+    """test_claims.flips, with orderings probed far enough apart to clear their minimum effect (ours go
+    up to 'under half')."""
+    if isinstance(check, tuple):
+        return all(can_flip(c) for c in check)
+    if isinstance(check, Order):
+        lo = stats([1.0, 1.1, 0.9])
+        hi = stats([v * (2 + 4 * check.min_effect) for v in lo.values])
+        return check.holds(hi, lo) != check.holds(lo, hi)
+    return flips(check)
+
+
 def _shortened(doc: dict[str, Any], _key: RunKey, _rng: random.Random) -> None:
     doc["duration"] = f"{SHORT_S}s"
     for flow in doc["flows"]:
@@ -145,12 +159,21 @@ def test_a_shortened_beyond_run_writes_the_planes_and_a_part_with_verdicts(tmp_p
     assert len(ids) == len(set(ids)), "ids are unique"
     targets = re.findall(r' href="#([^"]+)"', html)
     assert targets and set(targets) <= set(ids), "every in-page link lands"
-    # Same seeds, same report and figures.
+    # Same seeds, same runs and figures.
     again = reproduce("beyond-lte", tmp_path / "b", workers=1, progress=False, root=ROOT).parent
-    lte = reproduce("beyond-lte", tmp_path / "c", workers=1, progress=False, root=ROOT).parent
-    assert (again / "report.md").read_text() == (lte / "report.md").read_text()
-    name = "beyond-lte/beyond-lte-droptail.png"
-    assert (again / name).read_bytes() == (lte / name).read_bytes() == (out / name).read_bytes()
+    for q in beyond.LTE_QUEUES:
+        name = f"beyond-lte/beyond-lte-{q}.png"
+        assert (again / name).read_bytes() == (out / name).read_bytes()
+
+    def lte_runs(d: Path) -> list[dict[str, Any]]:
+        rows = json.loads((d / "runs.json").read_text())
+        return [
+            {**r, "summary": {**r["summary"], "wall_s": None}}
+            for r in rows
+            if r["experiment"] == "beyond-lte"
+        ]
+
+    assert lte_runs(again) == lte_runs(out)
 
 
 @pytest.mark.usefixtures("shortened")
@@ -163,5 +186,5 @@ def test_every_beyond_hypothesis_can_fail() -> None:
         for c in claims:
             assert c.verdict in (SUPPORTED, NOT_SUPPORTED), f"{eid}: {c.text!r}: {c.verdict}"
             assert c.paper.startswith("hypothesis"), f"{eid}: {c.text!r} is not stated as a hypothesis"
-            assert c.check is not None and flips(c.check), f"{eid}: {c.text!r}: its criterion cannot flip"
+            assert c.check is not None and can_flip(c.check), f"{eid}: {c.text!r}: its criterion cannot flip"
             assert c.criterion and c.held and c.reads, f"{eid}: {c.text!r}"

@@ -63,8 +63,11 @@ bottleneck (scenarios/fast-vegas-bbr.toml), fixed before these experiments; 12 m
 20 Mb/s with 1500-byte packets. Every other scheme runs with its defaults (`delaycc list algorithms`)."""
 PARAMS: dict[str, dict[str, object]] = {"fast": {"alpha": ALPHA}, "vfast": {"alpha": ALPHA}}
 
-QUEUES = ("droptail",)
+QUEUES = ("droptail", "codel", "fq_codel")
 """The bottleneck disciplines swept, with their defaults: those the branch has (`delaycc list queues`)."""
+CODES = {"droptail": 0, "red": 1, "codel": 2, "fq_codel": 3}
+"""Each discipline's sweep label (a sweep's labels are numbers), fixed so that runs keep their names
+whichever disciplines are swept."""
 NAMES = {"droptail": "droptail", "red": "RED", "codel": "CoDel", "fq_codel": "FQ-CoDel"}
 QUEUE_KEY = "links[2].queue"
 """The bottleneck's discipline in scenarios/beyond/dumbbell*.toml (the third link)."""
@@ -87,12 +90,12 @@ BYTES_PER_OPPORTUNITY = 1500
 
 
 def point(queue: str) -> float:
-    """The sweep label of a discipline (a sweep's labels are numbers)."""
-    return float(QUEUES.index(queue))
+    """The sweep label of a discipline."""
+    return float(CODES[queue])
 
 
 def queue_of(p: float | None) -> str:
-    return QUEUES[int(p)] if p is not None else "droptail"
+    return next(q for q, c in CODES.items() if c == p) if p is not None else "droptail"
 
 
 QUEUE_SWEEP = Sweep(QUEUE_KEY, QUEUES, tuple(point(q) for q in QUEUES), "queue")
@@ -198,6 +201,65 @@ def trace_capacity_bps(t0: float, t1: float) -> float:
         at = ms + k * period
         n += int(np.count_nonzero((at >= t0 * 1e3) & (at < t1 * 1e3)))
     return n * BYTES_PER_OPPORTUNITY * 8 / (t1 - t0)
+
+
+def bbr_estimate(r: RunResult, fids: Sequence[str], link: str, q: float) -> float:
+    """A diagnostic, not a hypothesis: the q-th percentile over the span of BBR's bandwidth estimate
+    (BtlBw, pooled over its flows) over the bottleneck's capacity; above 1 the estimate exceeds what the
+    link can carry, which a correct delivery-rate sample never does."""
+    t0, t1 = _span(r)
+    parts = [r.window("flow", f, "btl_bw_bps", t0, t1) for f in fids if ("flow", f, "btl_bw_bps") in r.series]
+    bw = np.concatenate(parts) if parts else np.array([])
+    if not len(bw):
+        return float("nan")
+    lid, direction = link.split(":")
+    cap = trace_capacity_bps(t0, t1) if link == LTE else float(r.link(lid, direction)["bandwidth_bps"])
+    return float(np.percentile(bw, q)) / cap
+
+
+def bbr_table(rs: RunSet, alg: str, fids: Sequence[str], link: str, queues: Sequence[str]) -> Table:
+    """BBR's bandwidth estimate against the link's capacity, per discipline (a diagnostic of the model). On
+    a fixed-rate link an estimate above 1 is impossible; a trace's rate varies about the mean it is
+    divided by, so there it is not."""
+    rows = [
+        [
+            NAMES[q],
+            _show(_each(rs, alg, lambda r: bbr_estimate(r, fids, link, 50), q), ".2f"),
+            _show(_each(rs, alg, lambda r: bbr_estimate(r, fids, link, 90), q), ".2f"),
+            _show(_each(rs, alg, lambda r: bbr_estimate(r, fids, link, 100), q), ".2f"),
+            _show(_each(rs, alg, lambda r: drops(r, link), q), ".0f"),
+        ]
+        for q in queues
+    ]
+    what = "the trace's mean capacity over the span" if link == LTE else "the link's capacity"
+    return Table(
+        f"diagnostic: BBR's bandwidth estimate over {what} (ensemble mean ± 95 %)",
+        ["bottleneck", "median", "90th percentile", "largest", "drops (whole run)"],
+        rows,
+    )
+
+
+OVERESTIMATE = 1.1
+"""A bandwidth estimate whose 90th percentile exceeds the link's capacity by 10 % gets the claims that
+read BBR under that discipline a note."""
+
+
+def bbr_note(rs: RunSet, fids: Sequence[str], link: str, queues: Sequence[str]) -> str:
+    """A note for the claims that read BBR's runs under `queues`, where its bandwidth estimate exceeded the
+    link's capacity: those results are the model's delivery-rate sampling under losses as much as BBR's."""
+    over = []
+    for q in queues:
+        s = _each(rs, "bbr", lambda r: bbr_estimate(r, fids, link, 90), q)
+        if np.isfinite(s.mean) and s.mean > OVERESTIMATE:
+            over.append(f"{s.mean:.1f}x under {NAMES[q]}")
+    if not over:
+        return ""
+    return (
+        "BBR's bandwidth estimate (90th percentile) exceeds the link's capacity, "
+        + ", ".join(over)
+        + ": delaycc's delivery-rate samples after losses (the diagnostic table; docs/findings.md, "
+        "Beyond the papers)"
+    )
 
 
 def drops(r: RunResult, link: str) -> float:
@@ -406,7 +468,14 @@ def claims_aqm(rs: RunSet) -> list[Claim]:
                     )
                     for alg in ALGS
                 ],
-                note="largest share / fair share of " + ", ".join(ALGS),
+                note="; ".join(
+                    x
+                    for x in (
+                        "largest share / fair share of " + ", ".join(ALGS),
+                        bbr_note(rs, flows, BOTTLENECK, ("fq_codel",)),
+                    )
+                    if x
+                ),
             )
         )
     out.append(
@@ -420,7 +489,14 @@ def claims_aqm(rs: RunSet) -> list[Claim]:
             unit=" x RTprop",
             fmt=".2f",
             reads=("bbr",),
-            note="mean queueing delay over the path's least RTT",
+            note="; ".join(
+                x
+                for x in (
+                    "mean queueing delay over the path's least RTT",
+                    bbr_note(rs, flows, BOTTLENECK, ("droptail",)),
+                )
+                if x
+            ),
         )
     )
     return [hypothesis(c) for c in out]
@@ -480,6 +556,7 @@ def claims_shared(rs: RunSet) -> list[Claim]:
                 unit=" Mb/s",
                 fmt=".2f",
                 reads=("bbr", "cubic"),
+                note=bbr_note(rs, ("x",), BOTTLENECK, ("droptail",)),
             )
         )
     if _have("fq_codel"):
@@ -492,6 +569,7 @@ def claims_shared(rs: RunSet) -> list[Claim]:
                 fair,
                 fmt=".3f",
                 reads=("bbr", "cubic"),
+                note=bbr_note(rs, ("x",), BOTTLENECK, ("fq_codel",)),
             )
         )
     out.append(
@@ -744,7 +822,8 @@ def table_aqm(rs: RunSet) -> list[Table]:
                 "bottleneck drops (whole run)",
             ],
             rows,
-        )
+        ),
+        bbr_table(rs, "bbr", flows, BOTTLENECK, QUEUES),
     ]
 
 
@@ -779,7 +858,8 @@ def table_shared(rs: RunSet) -> list[Table]:
                 "CUBIC's p95 queueing delay (ms)",
             ],
             rows,
-        )
+        ),
+        bbr_table(rs, "bbr", ("x",), BOTTLENECK, QUEUES),
     ]
 
 
@@ -811,7 +891,8 @@ def table_lte(rs: RunSet) -> list[Table]:
                 "drops (whole run)",
             ],
             rows,
-        )
+        ),
+        bbr_table(rs, "bbr", ("f1",), LTE, LTE_QUEUES),
     ]
 
 

@@ -34,7 +34,8 @@ START_JITTER_S = 0.005
 flow: a few milliseconds, far below any effect a paper reports, enough to make deterministic runs differ."""
 
 # Series kept from every run (the rest of the time series is dropped to keep results small).
-KEPT_FLOW_METRICS = ("cwnd_pkts", "rate_bps", "rtt_s", "base_rtt_s", "srtt_s", "ipd_jitter_s")
+KEPT_FLOW_METRICS = ("cwnd_pkts", "rate_bps", "rtt_s", "base_rtt_s", "srtt_s", "ipd_jitter_s", "btl_bw_bps")
+"""`btl_bw_bps` (BBR's bandwidth estimate) is read by the experiments beyond the papers; no paper runs BBR."""
 KEPT_LINK_METRICS = ("queue_pkts", "throughput_bps")
 
 
