@@ -502,6 +502,14 @@ def claims_aqm(rs: RunSet) -> list[Claim]:
     return [hypothesis(c) for c in out]
 
 
+def _who_gets_more(rs: RunSet, alg: str, q: str) -> str:
+    """Which flow the unfairness favours: Jain's index does not say."""
+    x = _each(rs, alg, lambda r: throughput(r, "x"), q)
+    c = _each(rs, alg, lambda r: throughput(r, "cubic"), q)
+    more = alg if x.mean > c.mean else "CUBIC"
+    return f"under {NAMES[q]} {alg} {x.show('.2f')} Mb/s, CUBIC {c.show('.2f')} Mb/s: {more} gets more"
+
+
 def claims_shared(rs: RunSet) -> list[Claim]:
     e, base = rs.experiment.id, base_rtt(rs)
 
@@ -526,7 +534,8 @@ def claims_shared(rs: RunSet) -> list[Claim]:
                             e, "", "", _each(rs, alg, fairness, "droptail"), unfair, fmt=".3f", reads=(alg,)
                         ),
                     ],
-                    note="Jain's index of the two flows: under FQ-CoDel; under droptail",
+                    note="Jain's index of the two flows: under FQ-CoDel; under droptail. "
+                    + _who_gets_more(rs, alg, "droptail"),
                 )
             )
         if _have("codel"):
@@ -541,6 +550,7 @@ def claims_shared(rs: RunSet) -> list[Claim]:
                     unfair,
                     fmt=".3f",
                     reads=(alg,),
+                    note=_who_gets_more(rs, alg, "codel"),
                 )
             )
     if _have("droptail"):
