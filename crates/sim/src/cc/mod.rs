@@ -13,6 +13,7 @@ mod alt;
 pub mod bbr;
 pub mod cubic;
 pub mod fast;
+pub mod ledbat;
 pub mod maxfilter;
 mod newreno;
 pub mod reno;
@@ -21,6 +22,9 @@ pub mod rttbased;
 #[cfg(test)]
 pub mod scripted;
 pub mod sctp;
+pub mod swift;
+pub mod tcp_lp;
+pub mod timely;
 pub mod vegas;
 
 pub use crate::model::params::{ParamKind, ParamSpec, ParamValue, Params};
@@ -271,11 +275,14 @@ pub struct FlowContext {
     pub initial_window: f64,
     /// Seed of the flow's own random stream (`Rng::stream(seed, ...)`), for algorithms that randomise.
     pub rng_seed: u64,
+    /// Links on the flow's forward path when it starts (Swift scales its target delay with it, as the
+    /// paper does with the hop count it reads from the TTL).
+    pub hops: u32,
 }
 
 impl FlowContext {
-    /// A context for tests and tools: 1000-byte packets with 40 bytes of headers, seed 1.
+    /// A context for tests and tools: 1000-byte packets with 40 bytes of headers, seed 1, one hop.
     pub fn new(initial_window: f64) -> FlowContext {
-        FlowContext { mss_bytes: 960, packet_bytes: 1000, initial_window, rng_seed: 1 }
+        FlowContext { mss_bytes: 960, packet_bytes: 1000, initial_window, rng_seed: 1, hops: 1 }
     }
 }

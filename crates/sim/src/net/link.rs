@@ -539,8 +539,13 @@ mod tests {
     fn direction_managed_or_not(managed: bool) -> LinkDir {
         let mut l = LinkDir::new(8e6, 10_000_000, Buffer::Packets(5), 0.0, Rng::stream(1, "l"));
         if managed {
-            let ctx =
-                QueueContext { buffer: Buffer::Packets(5), bps: 8e6, mtu: 1000, rng: Rng::stream(1, "q") };
+            let ctx = QueueContext {
+                buffer: Buffer::Packets(5),
+                bps: 8e6,
+                delay: 10_000_000,
+                mtu: 1000,
+                rng: Rng::stream(1, "q"),
+            };
             l.manage(Managed::new(droptail::build(&Params::default(), &ctx), Server::Fixed, "droptail"));
         }
         l

@@ -31,6 +31,7 @@ fn managed_parts(spec: &DirSpec, seed: u64, mtu: u32, label: &str) -> Managed {
     let ctx = QueueContext {
         buffer: spec.buffer,
         bps: spec.bandwidth_bps,
+        delay: spec.delay,
         mtu,
         rng: Rng::stream(seed, &format!("{label}:queue")),
     };
@@ -73,6 +74,7 @@ impl Simulation {
                 packet_bytes: scenario.packet_size,
                 initial_window: f.transport.initial_window,
                 rng_seed: Rng::stream(scenario.seed, &format!("cc:{}", f.id)).next_u64(),
+                hops: (f.path.len().saturating_sub(1)) as u32,
             };
             let cc = crate::cc::build_controller(f.algorithm, &f.params, &ctx);
             let limit = f.bytes.map(|b| b.div_ceil((scenario.packet_size - scenario.header_size) as u64));

@@ -64,7 +64,13 @@ mod tests {
 
     #[test]
     fn keeps_order_and_drops_at_the_tail_when_full() {
-        let ctx = QueueContext { buffer: Buffer::Packets(2), bps: 1e6, mtu: 1000, rng: Rng::stream(1, "q") };
+        let ctx = QueueContext {
+            buffer: Buffer::Packets(2),
+            bps: 1e6,
+            delay: 0,
+            mtu: 1000,
+            rng: Rng::stream(1, "q"),
+        };
         let mut q = build(&Params::default(), &ctx);
         let p = |seq| Packet { seq, size: 1000, ..Packet::EMPTY };
         assert!(q.enqueue(0, p(0)) && q.enqueue(1, p(1)));

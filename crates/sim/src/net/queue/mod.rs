@@ -10,6 +10,7 @@
 pub mod codel;
 pub mod droptail;
 pub mod fq_codel;
+pub mod red;
 pub mod registry;
 
 pub use registry::{queue_discipline, queue_disciplines, queue_registry_json, QueueInfo};
@@ -44,6 +45,9 @@ pub struct QueueContext {
     pub buffer: Buffer,
     /// The direction's nominal rate in bits per second (its mean for a varying capacity).
     pub bps: f64,
+    /// The direction's propagation delay when the run starts (RED's automatic queue weight, as ns-2's,
+    /// assumes a round trip of three times it).
+    pub delay: Time,
     /// Bytes on the wire of the scenario's data packets (the MTU a discipline's byte rules refer to).
     pub mtu: u32,
     /// The direction's own random stream for the discipline's decisions.

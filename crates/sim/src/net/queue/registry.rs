@@ -1,7 +1,7 @@
 //! The queue disciplines a scenario may name (`queue = "..."` on a link), with their parameter schemas:
 //! the same schema type as the algorithms', so `queue_params` is checked and listed the same way.
 
-use super::{codel, droptail, fq_codel, QueueContext, QueueDiscipline};
+use super::{codel, droptail, fq_codel, red, QueueContext, QueueDiscipline};
 use crate::model::params::{ParamKind, ParamSpec, Params};
 use crate::model::Buffer;
 
@@ -51,6 +51,15 @@ static QUEUES: &[QueueInfo] = &[
         params: fq_codel::PARAMS,
         build: fq_codel::build,
         check: codel::check,
+    },
+    QueueInfo {
+        name: "red",
+        description: "Random Early Detection: drops (or marks) arrivals with a probability that grows \
+                      with the average queue",
+        source: "Floyd & Jacobson 1993; ns-2.35 Queue/RED (queue/red.cc, tcl/lib/ns-default.tcl)",
+        params: red::PARAMS,
+        build: red::build,
+        check: red::check,
     },
 ];
 
@@ -119,6 +128,7 @@ mod tests {
             let ctx = QueueContext {
                 buffer: Buffer::Packets(10),
                 bps: 1e7,
+                delay: 10_000_000,
                 mtu: 1500,
                 rng: Rng::stream(1, q.name),
             };

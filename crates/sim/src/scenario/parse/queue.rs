@@ -27,6 +27,24 @@ pub(super) fn queue(
     let params_node = t.node(&params_key);
     let inherited = forward.filter(|_| given_kind.is_none());
     if let (Some(f), None) = (inherited, params_node) {
+        // The a->b discipline was checked against the a->b buffer; b->a may have a buffer of its own.
+        let own_buffer =
+            [format!("{prefix}buffer"), format!("{prefix}buffer_bytes")].into_iter().find(|k| t.has(k));
+        if let (Some(buffer), Some(key)) = (buffer, own_buffer) {
+            let info = queue_discipline(f.kind).expect("the forward direction's discipline is known");
+            if let Err((param, why)) = (info.check)(&f.params, buffer) {
+                let l = line_of(t, &key);
+                ck.error(
+                    l,
+                    &t.key_path(&key),
+                    format!(
+                        "too small for the {} discipline b->a takes from a->b: queue_params.{param}: {why}",
+                        f.kind
+                    ),
+                );
+                return None;
+            }
+        }
         return Some(f.clone());
     }
     let name = given_kind.as_deref().or(inherited.map(|f| f.kind)).unwrap_or("droptail");

@@ -133,7 +133,7 @@ fn re_entering_soon_after_leaving_starts_from_the_last_cycles_count() {
 fn codel(buffer: Buffer, ecn: bool) -> Box<dyn QueueDiscipline> {
     let mut p = Params::with_defaults(PARAMS);
     p.set("ecn", crate::model::ParamValue::Bool(ecn));
-    let ctx = QueueContext { buffer, bps: 1e7, mtu: 1000, rng: Rng::stream(1, "q") };
+    let ctx = QueueContext { buffer, bps: 1e7, delay: 0, mtu: 1000, rng: Rng::stream(1, "q") };
     build(&p, &ctx)
 }
 

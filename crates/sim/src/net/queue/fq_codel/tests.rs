@@ -14,7 +14,7 @@ fn fq(buffer: Buffer, seed: u64, set: &[(&'static str, f64)]) -> FqCodel {
     for &(k, v) in set {
         p.set(k, ParamValue::Num(v));
     }
-    FqCodel::new(&p, &QueueContext { buffer, bps: 1e7, mtu: 1000, rng: Rng::stream(seed, "fq") })
+    FqCodel::new(&p, &QueueContext { buffer, bps: 1e7, delay: 0, mtu: 1000, rng: Rng::stream(seed, "fq") })
 }
 
 fn pkt(owner: u32, seq: u64, size: u32) -> Packet {
