@@ -63,7 +63,7 @@ bottleneck (scenarios/fast-vegas-bbr.toml), fixed before these experiments; 12 m
 20 Mb/s with 1500-byte packets. Every other scheme runs with its defaults (`delaycc list algorithms`)."""
 PARAMS: dict[str, dict[str, object]] = {"fast": {"alpha": ALPHA}, "vfast": {"alpha": ALPHA}}
 
-QUEUES = ("droptail", "codel", "fq_codel")
+QUEUES = ("droptail", "red", "codel", "fq_codel")
 """The bottleneck disciplines swept, with their defaults: those the branch has (`delaycc list queues`)."""
 CODES = {"droptail": 0, "red": 1, "codel": 2, "fq_codel": 3}
 """Each discipline's sweep label (a sweep's labels are numbers), fixed so that runs keep their names
