@@ -246,6 +246,11 @@ VERDICT_COLUMNS = (5,)
 REFEREE_VERDICT_COLUMNS = (5, 7)
 
 
+def _columns(s: Section, columns: list[str]) -> list[str]:
+    """A part's claims are hypotheses of ours: their second column is where each comes from."""
+    return ["hypothesis and its source" if c == "paper" and s.part else c for c in columns]
+
+
 def _rows(s: Section, referee: bool) -> list[list[str]]:
     rows = []
     for c in s.claims:
@@ -277,7 +282,7 @@ def markdown(sections: list[Section], out: Path, header: str, referee: bool = Fa
                 parts.append(PART_INTRO[opens] + "\n")
         parts.append(f"## {s.exp_id} ({s.paper}): {s.title}\n")
         rows = [[*r[:5], r[5].upper(), *r[6:]] for r in _rows(s, referee)]
-        parts.append(_md_table(REFEREE_COLUMNS if referee else COLUMNS, rows) + "\n")
+        parts.append(_md_table(_columns(s, REFEREE_COLUMNS if referee else COLUMNS), rows) + "\n")
         if referee and _referee_line(s):
             parts.append(_referee_line(s) + "\n")
         for t in s.tables:
@@ -438,11 +443,13 @@ def html_page(sections: list[Section], header: str, referee: bool = False) -> st
         rows = _rows(s, referee)
         ids, verdicts = anchors.claims[n], [c.verdict for c in s.claims]
         if referee:
-            parts.append(_html_table(REFEREE_COLUMNS, rows, REFEREE_VERDICT_COLUMNS, ids, verdicts))
+            parts.append(
+                _html_table(_columns(s, REFEREE_COLUMNS), rows, REFEREE_VERDICT_COLUMNS, ids, verdicts)
+            )
             if _referee_line(s):
                 parts.append(f"<p>{html.escape(_referee_line(s))}</p>")
         else:
-            parts.append(_html_table(COLUMNS, rows, VERDICT_COLUMNS, ids, verdicts))
+            parts.append(_html_table(_columns(s, COLUMNS), rows, VERDICT_COLUMNS, ids, verdicts))
         for t, tid in zip(s.tables, anchors.tables[n], strict=True):
             link = f'<a class="anchor" href="#{tid}" title="link to this table">#</a>'
             parts.append(f'<h3 id="{tid}">{html.escape(t.title)}{link}</h3>' + _html_table(t.columns, t.rows))
