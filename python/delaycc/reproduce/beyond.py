@@ -101,8 +101,8 @@ def queue_of(p: float | None) -> str:
 QUEUE_SWEEP = Sweep(QUEUE_KEY, QUEUES, tuple(point(q) for q in QUEUES), "queue")
 LTE_QUEUES = tuple(q for q in ("droptail", "codel") if q in QUEUES)
 """The LTE link's disciplines: droptail, and CoDel, which was designed for links whose rate varies
-(Nichols & Jacobson 2012). One flow makes FQ-CoDel CoDel and RED's fixed thresholds are in packets, so
-neither is swept there."""
+(Nichols & Jacobson 2012). With one flow FQ-CoDel is CoDel, and RED sets its thresholds once from the
+link's rate, which a trace does not have, so neither is swept there."""
 LTE_SWEEP = Sweep("links[1].queue", LTE_QUEUES, tuple(point(q) for q in LTE_QUEUES), "queue")
 
 
