@@ -129,7 +129,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duration", default="5ms", help="simulated time (default 5ms)")
     p.add_argument("--seed", type=int, default=1, help="the scenario's seed: workload and ECMP hashes")
     p.add_argument("--routing", default="ecmp", help="'ecmp' (default) or 'shortest'")
-    p.add_argument("--min-rto", default="1ms", help="the transport's minimum RTO (default 1ms)")
+    p.add_argument("--min-rto", default="1ms", help="minimum and initial RTO (default 1ms)")
     p.add_argument("--bytes", help="size of each incast or permutation flow (default: unlimited)")
     p.add_argument("--senders", type=int, default=8, help="incast: number of senders (default 8)")
     p.add_argument("--receiver", type=int, default=0, help="incast: the receiving host's number (default 0)")

@@ -91,6 +91,7 @@ def to_toml(topo: Topology, flows: list[FabricFlow], opts: FabricOptions, comman
         "",
         "[transport]",
         f"min_rto = {_toml_value(opts.min_rto)}",
+        f"initial_rto = {_toml_value(opts.min_rto)}",
         "",
     ]
     for a, b in topo.links:
