@@ -221,6 +221,10 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
     summary["links"] = Value::Array(links_json(sim, end));
     summary["traffic"] = Value::Array(traffic_json(sim, end));
     summary["pcap"] = Value::Array(pcap_json(sim, outcome));
+    // Additive: only runs with a finite flow have it, so other summaries stay byte for byte as they were.
+    if let Some(fct) = super::fct::fct_json(&sim.flows, sc, end) {
+        summary["fct"] = fct;
+    }
     summary
 }
 

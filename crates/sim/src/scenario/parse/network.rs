@@ -78,6 +78,10 @@ pub(super) struct Network {
     pub(super) drops: Vec<PendingDrop>,
     /// Default routes found so far: for each source node, the least-delay path to every node.
     pub(super) route_cache: HashMap<NodeId, Vec<Option<Vec<NodeId>>>>,
+    /// `routing = "ecmp"`: the seed its hashes take (None: one least-delay path per pair of nodes).
+    pub(super) ecmp: Option<u64>,
+    /// With ECMP: for each destination, every node's least cost to it (`Graph::costs_to`).
+    pub(super) cost_cache: HashMap<NodeId, Vec<Option<(u64, u32)>>>,
 }
 
 /// Reads `[[links]]`.
@@ -94,7 +98,15 @@ pub(super) fn read(top: &mut Table, ck: &mut Checker) -> Network {
     let mut graph = Graph::new(r.nodes.names.len(), &r.links);
     // With a rejected link the graph is incomplete: route errors would only echo the link's error.
     graph.complete = r.links.len() == link_nodes.len() && links_is_array;
-    Network { nodes: r.nodes, links: r.links, graph, drops: r.drops, route_cache: HashMap::new() }
+    Network {
+        nodes: r.nodes,
+        links: r.links,
+        graph,
+        drops: r.drops,
+        route_cache: HashMap::new(),
+        ecmp: None,
+        cost_cache: HashMap::new(),
+    }
 }
 
 /// What the links read so far have built up.
