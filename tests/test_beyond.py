@@ -18,7 +18,7 @@ from test_claims import flips
 
 import delaycc
 from delaycc.errors import ScenarioError
-from delaycc.reproduce import BEYOND, EXPERIMENTS, beyond, catalogue, reproduce, select
+from delaycc.reproduce import BEYOND, EXPERIMENTS, beyond, catalogue, family, reproduce, select
 from delaycc.reproduce.criteria import Order, stats
 from delaycc.reproduce.model import (
     NOT_REPRODUCED,
@@ -29,8 +29,9 @@ from delaycc.reproduce.model import (
     Claim,
     Experiment,
     RunKey,
+    RunSet,
 )
-from delaycc.reproduce.runs import keys_for, scenario_for
+from delaycc.reproduce.runs import keys_for, run_one, scenario_for
 
 from conftest import ROOT
 
@@ -39,7 +40,12 @@ SHORT_SEEDS = (1, 2)
 
 
 def test_beyond_is_its_own_target_and_all_stays_the_papers() -> None:
-    assert [e.id for e in select("beyond")] == ["beyond-aqm", "beyond-shared", "beyond-lte"]
+    assert [e.id for e in select("beyond")] == [
+        "beyond-aqm",
+        "beyond-shared",
+        "beyond-lte",
+        *(e.id for e in family.EXPERIMENTS),
+    ]
     assert not set(BEYOND) & set(EXPERIMENTS)
     assert all(e.part == "" for e in select("all")) and len(select("all")) == 12
     assert [e.id for e in select("beyond-lte")] == ["beyond-lte"]
@@ -61,13 +67,38 @@ def test_every_run_of_the_beyond_catalogue_is_a_valid_scenario() -> None:
             tested = [f for f in doc["flows"] if f["id"] in e.flows]
             assert tested and all(f["algorithm"] == key.algorithm for f in tested)
             others = [f for f in doc["flows"] if f["id"] not in e.flows]
+            if e.id == "beyond-scavengers":
+                assert [f["algorithm"] for f in others] == [beyond_queue_free(e, key)]
+                continue
             assert all(f["algorithm"] == "cubic" for f in others), "only CUBIC shares a link as the control"
+            if e.id == "beyond-fabric-incast":
+                assert doc["links"][0]["buffer"] == key.point and doc["duration"] == "5ms"
+                continue
             if e.sweep is not None:
                 link = doc["links"][int(e.sweep.key.split("[")[1].split("]")[0])]
                 assert link["id"] in ("bottleneck", "lte")
                 assert link["queue"] == beyond.queue_of(key.point)
             if key.algorithm in beyond.FAST_FAMILY:
                 assert all(f["params"] == {"alpha": beyond.ALPHA} for f in tested)
+
+
+def beyond_queue_free(e: Experiment, key: RunKey) -> str:
+    """The competitor a scavenger run puts beside the scavenger (its sweep value)."""
+    assert e.sweep is not None and key.point is not None
+    return str(e.sweep.values[list(e.sweep.labels).index(key.point)])
+
+
+def test_the_family_experiments_read_their_measures_from_real_runs() -> None:
+    # The fabric runs are milliseconds: one seed of the permutation and of the deep-buffer incast, whole.
+    perm = dataclasses.replace(BEYOND["beyond-fabric-permutation"], seeds=(1,))
+    rs = RunSet(perm, [run_one(perm, k, ROOT) for k in keys_for(perm) if k.algorithm in ("swift", "newreno")])
+    swift, newreno = rs.get("swift"), rs.get("newreno")
+    assert family.fct(swift, "completed") == 16 and family.all_drops(swift) == 0
+    assert family.fct(swift, "mean_s") < family.fct(newreno, "mean_s")
+    inc = dataclasses.replace(BEYOND["beyond-fabric-incast"], seeds=(1,))
+    r = run_one(inc, RunKey(inc.id, "swift", 2000.0, 1), ROOT)
+    assert r.link("h0-e0_0", "b->a")["drops"] == 0, "the 2000-packet port itself never overflows"
+    assert 0 < family.port_queue_us(r) < family.target_queue_us(r) < 150
 
 
 def test_a_trace_named_by_a_scenario_is_read_beside_its_file(
@@ -118,12 +149,14 @@ def can_flip(check: Any) -> bool:
 def _shortened(doc: dict[str, Any], _key: RunKey, _rng: random.Random) -> None:
     doc["duration"] = f"{SHORT_S}s"
     for flow in doc["flows"]:
-        if flow["id"] == "f2":
+        if float(flow.get("start", 0)) >= 1.0:  # a late joiner (beyond-aqm's f2, Copa's CUBIC, LEDBAT's f2)
             flow["start"] = 1.0
 
 
 def _short(e: Experiment) -> Experiment:
-    return dataclasses.replace(e, seeds=SHORT_SEEDS, vary=_shortened, jitter_s=min(e.jitter_s, 0.5))
+    # The fabric experiments' runs are already milliseconds (their own `vary` or file): kept as they are.
+    vary = e.vary if e.id.startswith("beyond-fabric") else _shortened
+    return dataclasses.replace(e, seeds=SHORT_SEEDS, vary=vary, jitter_s=min(e.jitter_s, 0.5))
 
 
 @pytest.fixture
@@ -139,6 +172,8 @@ def shortened(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_shortened_beyond_run_writes_the_planes_and_a_part_with_verdicts(tmp_path: Path) -> None:
     page = reproduce("beyond", tmp_path / "a", workers=1, progress=False, root=ROOT)
     out = page.parent
+    for name in ("beyond-scavengers/beyond-scavengers-cubic.png", "beyond-copa-lte/beyond-copa-lte.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
     planes = [(e, q) for e in ("beyond-aqm", "beyond-shared") for q in beyond.QUEUES]
     for e, q in [*planes, *(("beyond-lte", q) for q in beyond.LTE_QUEUES)]:
         png = out / e / f"{e}-{q}.png"

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import beyond, p000, p001, p002, p003, p004
+from . import beyond, family, p000, p001, p002, p003, p004
 from .model import Experiment
 
 EXPERIMENTS: dict[str, Experiment] = {e.id: e for m in (p000, p001, p002, p003, p004) for e in m.EXPERIMENTS}
 PAPERS = sorted({e.paper for e in EXPERIMENTS.values()})
 # Our own hypotheses beyond the papers (docs/beyond.md). `all` leaves them out: it is the papers'
 # reproduction, whose report, verdict counts and run time stay as they were; `beyond` runs them.
-BEYOND: dict[str, Experiment] = {e.id: e for e in beyond.EXPERIMENTS}
+BEYOND: dict[str, Experiment] = {e.id: e for m in (beyond, family) for e in m.EXPERIMENTS}
 REGISTRY: dict[str, Experiment] = {**EXPERIMENTS, **BEYOND}
 # A quick subset for `make demo`: one experiment of each paper, the quick ones, with ensembles of two runs
 # (enough to show the spread and the runs held, and `make demo` takes no longer than with one run each).

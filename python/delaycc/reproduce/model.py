@@ -34,8 +34,20 @@ START_JITTER_S = 0.005
 flow: a few milliseconds, far below any effect a paper reports, enough to make deterministic runs differ."""
 
 # Series kept from every run (the rest of the time series is dropped to keep results small).
-KEPT_FLOW_METRICS = ("cwnd_pkts", "rate_bps", "rtt_s", "base_rtt_s", "srtt_s", "ipd_jitter_s", "btl_bw_bps")
-"""`btl_bw_bps` (BBR's bandwidth estimate) is read by the experiments beyond the papers; no paper runs BBR."""
+KEPT_FLOW_METRICS = (
+    "cwnd_pkts",
+    "rate_bps",
+    "rtt_s",
+    "base_rtt_s",
+    "srtt_s",
+    "ipd_jitter_s",
+    "btl_bw_bps",
+    "copa_mode",
+    "target_delay_s",
+)
+"""`btl_bw_bps` (BBR's bandwidth estimate), `copa_mode` (1 in Copa's competitive mode) and `target_delay_s`
+(Swift's target) are read by the experiments beyond the papers; no paper runs those algorithms, so the
+papers' runs keep what they kept."""
 KEPT_LINK_METRICS = ("queue_pkts", "throughput_bps")
 
 
