@@ -167,3 +167,16 @@ def test_the_command_exits_2_through_the_entry_point(tmp_path: Path) -> None:
     assert (
         r.returncode == 2 and r.stderr == "delaycc fabric: --k: must be an even number of at least 2, not 3\n"
     )
+
+
+def test_finite_flows_give_a_table_of_completion_times() -> None:
+    """`Result.fct`: one row per finite flow, its FCT against the idle network's; empty without them."""
+    r = delaycc.run(ROOT / "scenarios" / "beyond" / "fattree-k4-permutation-swift.toml")
+    fct = r.fct
+    assert list(fct.columns) == ["id", "bytes", "fct_s", "ideal_fct_s", "slowdown"]
+    assert len(fct) == r.summary["fct"]["finite_flows"] == 16
+    done = fct.dropna(subset=["fct_s"])
+    assert (done["fct_s"] >= done["ideal_fct_s"]).all()
+    assert abs(done["slowdown"].mean() - r.summary["fct"]["mean_slowdown"]) < 1e-9
+    bulk = delaycc.run(ROOT / "scenarios" / "dumbbell-newreno.toml")
+    assert bulk.fct.empty and "fct" not in bulk.summary
