@@ -284,10 +284,12 @@ impl Simulation {
             retransmit: p.retransmit,
             arrival: now,
         };
+        // Only data of a flow with ECN carries ECN bits: one test for every other flow. They are read
+        // before `on_data` moves the cumulative ACK (a mark below it is not echoed).
+        let marked = p.ecn != 0 && fl.receiver.on_ecn_bits(p.ecn, p.seq);
         let mut decision = fl.receiver.on_data(now, p.seq, p.size, echo);
-        // Only data of a flow with ECN carries ECN bits: one test for every other flow.
-        if p.ecn != 0 {
-            decision = fl.receiver.on_ecn_bits(p.ecn, decision);
+        if marked {
+            decision = fl.receiver.ack_at_once();
         }
         fl.app.on_arrival(p.seq, p.first_sent, now);
         if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {

@@ -181,22 +181,31 @@ impl Receiver {
         }
     }
 
-    /// The ECN bits of the data packet `on_data` just took (only called when it has any): CWR ends the
-    /// echo, then CE starts it (so a packet with both keeps it on, as Linux orders them), and a CE packet
-    /// is acknowledged at once, which RFC 3168 leaves open: Linux's quick ACK on CE, so a sender with a
-    /// small window learns of the mark without waiting for the delayed-ACK timer. Returns the decision
-    /// that replaces `decision`.
+    /// The ECN bits of data packet `seq` (only called when it has any), before `on_data` takes it. CWR
+    /// ends the echo, then CE starts it (so a packet with both keeps it on, as Linux orders them); CE on
+    /// a packet below the cumulative ACK is counted but not echoed (RFC 3168 §6.1.5: SHOULD ignore).
+    /// Returns whether the packet was marked: its ACK then leaves at once (`ack_at_once`), which RFC 3168
+    /// leaves open: Linux's quick ACK on CE, so that a sender with a small window learns of the mark
+    /// without waiting for the delayed-ACK timer.
     #[cold]
     #[inline(never)]
-    pub fn on_ecn_bits(&mut self, bits: u8, decision: AckDecision) -> AckDecision {
+    pub fn on_ecn_bits(&mut self, bits: u8, seq: u64) -> bool {
         if bits & CWR != 0 {
             self.ece = 0;
         }
         if bits & CE == 0 {
-            return decision;
+            return false;
         }
         self.ce_received += 1;
-        self.ece = ECE;
+        if seq >= self.rcv_nxt {
+            self.ece = ECE;
+        }
+        true
+    }
+
+    /// The packet `on_data` just took is acknowledged now, whatever it decided.
+    #[cold]
+    pub fn ack_at_once(&mut self) -> AckDecision {
         self.unacked_in_order = 0;
         self.delack_deadline = None;
         AckDecision::Now
@@ -253,8 +262,13 @@ mod tests {
         let mut r = Receiver::new(true, 100);
         let e = Echo::default();
         let data = |r: &mut Receiver, t: Time, seq: u64, bits: u8| {
+            let marked = r.on_ecn_bits(bits, seq);
             let d = r.on_data(t, seq, 1000, e);
-            r.on_ecn_bits(bits, d)
+            if marked {
+                r.ack_at_once()
+            } else {
+                d
+            }
         };
         assert_eq!(data(&mut r, 0, 0, ECT), AckDecision::Delay(100));
         assert_eq!(r.ece, 0);
@@ -269,6 +283,14 @@ mod tests {
         // CWR and CE on one packet: the new mark is echoed.
         data(&mut r, 40, 4, ECT | CWR | CE);
         assert_eq!((r.ece, r.ce_received), (ECE, 2));
+        data(&mut r, 50, 5, ECT | CWR);
+        // A late copy of a packet already received: its mark is counted, not echoed.
+        assert_eq!(
+            data(&mut r, 60, 3, ECT | CE),
+            AckDecision::Now,
+            "a duplicate is acknowledged at once anyway"
+        );
+        assert_eq!((r.ece, r.ce_received), (0, 3));
     }
 
     #[test]
