@@ -284,13 +284,13 @@ impl Simulation {
             retransmit: p.retransmit,
             arrival: now,
         };
-        // Only data of a flow with ECN carries ECN bits: one test for every other flow. They are read
-        // before `on_data` moves the cumulative ACK (a mark below it is not echoed).
-        let marked = p.ecn != 0 && fl.receiver.on_ecn_bits(p.ecn, p.seq);
-        let mut decision = fl.receiver.on_data(now, p.seq, p.size, echo);
-        if marked {
-            decision = fl.receiver.ack_at_once();
-        }
+        // Only data of a flow with ECN carries ECN bits: one test for every other flow.
+        let decision = if p.ecn == 0 {
+            fl.receiver.on_data(now, p.seq, p.size, echo)
+        } else {
+            std::hint::cold_path();
+            fl.receiver.on_data_ecn(now, p.seq, p.size, echo, p.ecn)
+        };
         fl.app.on_arrival(p.seq, p.first_sent, now);
         if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {
             fl.received_all_at = Some(now);

@@ -181,31 +181,27 @@ impl Receiver {
         }
     }
 
-    /// The ECN bits of data packet `seq` (only called when it has any), before `on_data` takes it. CWR
-    /// ends the echo, then CE starts it (so a packet with both keeps it on, as Linux orders them); CE on
-    /// a packet below the cumulative ACK is counted but not echoed (RFC 3168 §6.1.5: SHOULD ignore).
-    /// Returns whether the packet was marked: its ACK then leaves at once (`ack_at_once`), which RFC 3168
-    /// leaves open: Linux's quick ACK on CE, so that a sender with a small window learns of the mark
-    /// without waiting for the delayed-ACK timer.
-    #[cold]
+    /// `on_data` for a data packet with ECN bits (only flows with ECN send any). CWR ends the echo, then
+    /// CE starts it (so a packet with both keeps it on, as Linux orders them); CE on a packet below the
+    /// cumulative ACK is counted but not echoed (RFC 3168 §6.1.5: SHOULD ignore). A marked packet is
+    /// acknowledged at once, which RFC 3168 leaves open: Linux's quick ACK on CE, so that a sender with a
+    /// small window learns of the mark without waiting for the delayed-ACK timer.
     #[inline(never)]
-    pub fn on_ecn_bits(&mut self, bits: u8, seq: u64) -> bool {
+    pub fn on_data_ecn(&mut self, now: Time, seq: u64, size: u32, echo: Echo, bits: u8) -> AckDecision {
         if bits & CWR != 0 {
             self.ece = 0;
         }
-        if bits & CE == 0 {
-            return false;
+        let marked = bits & CE != 0;
+        if marked {
+            self.ce_received += 1;
+            if seq >= self.rcv_nxt {
+                self.ece = ECE;
+            }
         }
-        self.ce_received += 1;
-        if seq >= self.rcv_nxt {
-            self.ece = ECE;
+        let decision = self.on_data(now, seq, size, echo);
+        if !marked {
+            return decision;
         }
-        true
-    }
-
-    /// The packet `on_data` just took is acknowledged now, whatever it decided.
-    #[cold]
-    pub fn ack_at_once(&mut self) -> AckDecision {
         self.unacked_in_order = 0;
         self.delack_deadline = None;
         AckDecision::Now
@@ -261,15 +257,7 @@ mod tests {
         use crate::net::packet::ECT;
         let mut r = Receiver::new(true, 100);
         let e = Echo::default();
-        let data = |r: &mut Receiver, t: Time, seq: u64, bits: u8| {
-            let marked = r.on_ecn_bits(bits, seq);
-            let d = r.on_data(t, seq, 1000, e);
-            if marked {
-                r.ack_at_once()
-            } else {
-                d
-            }
-        };
+        let data = |r: &mut Receiver, t: Time, seq: u64, bits: u8| r.on_data_ecn(t, seq, 1000, e, bits);
         assert_eq!(data(&mut r, 0, 0, ECT), AckDecision::Delay(100));
         assert_eq!(r.ece, 0);
         // A CE packet that would have waited for the timer is acknowledged at once, with ECE.
