@@ -163,8 +163,8 @@ class _Reader:
         if t["ecn"]:
             self.refuse(
                 f"{where}.transport.ecn",
-                "the translation has no ECN: its DropTail queues never mark, and ns-2's FAST and Vegas "
-                "agents do not send CWR (docs/queues.md#ecn)",
+                "the translation does not carry ECN: ns-2's FAST agent never sends CWR, its Vegas agent "
+                "no ECT, and ecn_ of its Reno agents is not translated (docs/queues.md#ecn)",
             )
         if t["sack"] and agent in ("Vegas", "Reno", "Newreno"):
             self.refuse(f"{where}.transport.sack", f"ns-2's Agent/TCP/{agent} has no SACK")
