@@ -288,6 +288,7 @@ fn transports_json(text: &str, file: &str, format: &str) -> Option<String> {
                 "recover_guard": format!("{:?}", t.recover_guard).to_lowercase(),
                 "sack": t.sack_for(recovery),
                 "partial_ack": t.partial_ack,
+                "ecn": t.ecn,
                 "recovery": format!("{recovery:?}"),
             })
         })

@@ -23,6 +23,8 @@ MIN_PACKET_SIZE = 256
 _TRANSPORT_DEFAULTS: dict[str, object] = {
     "min_rto": 0.2,
     "dupack_threshold": 3,
+    # The emulation sets net.ipv4.tcp_ecn = 0 (emulate/network.py).
+    "ecn": False,
 }
 
 

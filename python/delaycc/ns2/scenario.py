@@ -160,6 +160,12 @@ class _Reader:
                 f"{where}.transport.recovery_maxburst",
                 "ns-2's Agent/TCP/Newreno sends at most 2 packets per ACK in recovery (2)",
             )
+        if t["ecn"]:
+            self.refuse(
+                f"{where}.transport.ecn",
+                "the translation does not carry ECN: ns-2's FAST agent never sends CWR, its Vegas agent "
+                "no ECT, and ecn_ of its Reno agents is not translated (docs/queues.md#ecn)",
+            )
         if t["sack"] and agent in ("Vegas", "Reno", "Newreno"):
             self.refuse(f"{where}.transport.sack", f"ns-2's Agent/TCP/{agent} has no SACK")
         if t["syn"] != (agent != "Vegas"):

@@ -152,6 +152,14 @@ pub trait CongestionControl {
     /// A new cumulative ACK arrived.
     fn on_ack(&mut self, ack: &AckEvent);
 
+    /// A new cumulative ACK that carries ECN-Echo arrived (flows with ECN only; after `on_ecn` if the
+    /// echo was answered). RFC 3168 §6.1.2: the window SHOULD NOT grow on it, as ns-2's TcpAgent does
+    /// not (no opencwnd()) and Linux does not while in CWR. The default takes it as any ACK, as ns-2's
+    /// FAST and Vegas agents and BBR do; Reno, NewReno and CUBIC hold the window.
+    fn on_echoing_ack(&mut self, ack: &AckEvent) {
+        self.on_ack(ack)
+    }
+
     /// A duplicate ACK arrived (before or during recovery).
     fn on_dupack(&mut self, _now: Time) {}
 
@@ -164,6 +172,15 @@ pub trait CongestionControl {
 
     /// The retransmission timer fired; `inflight` is what was in flight before it.
     fn on_timeout(&mut self, now: Time, inflight: u64);
+
+    /// The receiver echoed a CE mark (ECN-Echo, RFC 3168 §6.1.2); the transport calls this at most once
+    /// per window of data (`transport/sender/ecn.rs`), with what is in flight. The default reduces as for
+    /// a loss found by duplicate ACKs, with nothing to retransmit: `on_loss`, then at once
+    /// `on_recovery_exit`. Algorithms say in their own file what they do instead.
+    fn on_ecn(&mut self, now: Time, inflight: u64) {
+        self.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
+        self.on_recovery_exit(now, inflight);
+    }
 
     /// A packet left the sender (sequence number, whether it is a retransmission, packets in flight after it).
     fn on_send(&mut self, _now: Time, _seq: u64, _retransmit: bool, _inflight: u64) {}

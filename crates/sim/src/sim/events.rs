@@ -43,7 +43,7 @@ pub(super) const TRACED_LINK: u32 = 1 << 31;
 /// The data packet a sender's transmit request becomes.
 #[inline(always)]
 pub(super) fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packet {
-    Packet {
+    let mut p = Packet {
         kind: PacketKind::Data,
         owner: f,
         route: fl.fwd_route,
@@ -57,7 +57,14 @@ pub(super) fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packe
         rcv_arrival: 0,
         rcv_leave: 0,
         ecn: 0,
+    };
+    // One test for flows without ECN, after the packet is built so that its zero fields are still
+    // written together.
+    if fl.ecn {
+        std::hint::cold_path();
+        p.ecn = fl.sender.ecn_bits(tx);
     }
+    p
 }
 
 impl Simulation {
@@ -277,7 +284,13 @@ impl Simulation {
             retransmit: p.retransmit,
             arrival: now,
         };
-        let decision = fl.receiver.on_data(now, p.seq, p.size, echo);
+        // Only data of a flow with ECN carries ECN bits: one test for every other flow.
+        let decision = if p.ecn == 0 {
+            fl.receiver.on_data(now, p.seq, p.size, echo)
+        } else {
+            std::hint::cold_path();
+            fl.receiver.on_data_ecn(now, p.seq, p.size, echo, p.ecn)
+        };
         fl.app.on_arrival(p.seq, p.first_sent, now);
         if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {
             fl.received_all_at = Some(now);
@@ -316,7 +329,7 @@ impl Simulation {
             // negative offsets exact); ALT must work without knowing it.
             rcv_arrival: echo.arrival.wrapping_add(fl.rcv_clock_offset as u64),
             rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
-            ecn: 0,
+            ecn: fl.receiver.ece,
         });
     }
 
@@ -332,8 +345,8 @@ impl Simulation {
         self.after_sender(p.owner);
     }
 
-    /// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial)
-    /// or of a traced flow (written before the sender reacts to it).
+    /// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial),
+    /// of a traced flow (written before the sender reacts to it) or of a flow with ECN (it may echo CE).
     #[cold]
     #[inline(never)]
     fn on_ack_out_of_line(&mut self, p: &Packet) {
@@ -344,7 +357,14 @@ impl Simulation {
             self.trace_received(p.owner, p, b.as_slice());
         }
         let input = ack_input(p);
-        self.flows[p.owner as usize].sender.on_ack(now, &input, b.as_slice());
+        let s = &mut self.flows[p.owner as usize].sender;
+        // Only ACKs of flows with ECN may carry the echo (its only bit).
+        if p.ecn != 0 {
+            std::hint::cold_path();
+            s.on_ack_echoing(now, &input, b.as_slice());
+        } else {
+            s.on_ack(now, &input, b.as_slice());
+        }
     }
 
     /// Transmits what the sender queued and keeps its RTO event scheduled. Every event that changes a

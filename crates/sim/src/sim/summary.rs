@@ -74,7 +74,7 @@ fn flow_json(fl: &Flow, spec: &FlowSpec, end: Time) -> (Value, f64) {
     let cwnd_time = s.stats.cwnd_since.min(end).saturating_sub(fl.start);
     let mean_cwnd =
         if cwnd_time > 0 && s.started { s.stats.cwnd_integral / cwnd_time as f64 } else { s.cc.window() };
-    let row = json!({
+    let mut row = json!({
         "id": spec.id,
         "algorithm": spec.algorithm,
         "throughput_bps": throughput,
@@ -103,6 +103,12 @@ fn flow_json(fl: &Flow, spec: &FlowSpec, end: Time) -> (Value, f64) {
             .collect::<Vec<_>>(),
         "params": spec.params.to_json(),
     });
+    // Only flows with ECN have these, so every other row stays as it was.
+    if let (Some(e), Value::Object(o)) = (s.ecn(), &mut row) {
+        o.insert("ecn_ce_received".into(), json!(fl.receiver.ce_received));
+        o.insert("ecn_echoes".into(), json!(e.echoes));
+        o.insert("ecn_reductions".into(), json!(e.reductions));
+    }
     (row, throughput)
 }
 

@@ -10,6 +10,7 @@
 pub mod codel;
 pub mod droptail;
 pub mod fq_codel;
+pub mod pie;
 pub mod red;
 pub mod registry;
 

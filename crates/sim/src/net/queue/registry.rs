@@ -1,7 +1,7 @@
 //! The queue disciplines a scenario may name (`queue = "..."` on a link), with their parameter schemas:
 //! the same schema type as the algorithms', so `queue_params` is checked and listed the same way.
 
-use super::{codel, droptail, fq_codel, red, QueueContext, QueueDiscipline};
+use super::{codel, droptail, fq_codel, pie, red, QueueContext, QueueDiscipline};
 use crate::model::params::{ParamKind, ParamSpec, Params};
 use crate::model::Buffer;
 
@@ -60,6 +60,16 @@ static QUEUES: &[QueueInfo] = &[
         params: red::PARAMS,
         build: red::build,
         check: red::check,
+    },
+    QueueInfo {
+        name: "pie",
+        description:
+            "PIE: random early drop (or ECN mark) with a probability a PI controller steers from the \
+                      queueing delay",
+        source: "RFC 8033; Linux sch_pie (timestamp delay, no dq_rate_estimator)",
+        params: pie::PARAMS,
+        build: pie::build,
+        check: pie::check,
     },
 ];
 
