@@ -121,6 +121,23 @@ def test_list_algorithms_shows_parameters_with_defaults_and_sources(
     assert {a["name"] for a in algs} >= {"reno", "newreno"}
 
 
+def test_list_queues_shows_every_discipline_and_capacity_with_sources(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["list", "queues", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    names = {q["name"] for q in listing["disciplines"]}
+    assert "droptail" in names
+    for q in listing["disciplines"]:
+        assert q["source"] and q["description"], q["name"]
+        for p in q["params"]:
+            assert p["source"] and p["description"] and "default" in p, (q["name"], p["name"])
+    assert [c["key"] for c in listing["capacities"]] == ["bandwidth", "bandwidth_trace", "bandwidth_states"]
+    assert main(["list", "queues"]) == 0
+    out = capsys.readouterr().out
+    assert "droptail: FIFO" in out and "bandwidth_trace (trace):" in out
+
+
 def test_usage_errors_exit_2() -> None:
     assert run_cli("frobnicate").returncode == 2
     assert run_cli("run").returncode == 2

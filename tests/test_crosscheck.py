@@ -73,6 +73,8 @@ def test_the_suite_covers_what_the_referee_must() -> None:
     ]
     assert sack1, "a case runs SACK recovery in both (ns-2's Agent/TCP/Sack1)"
     assert sum(not needs_fast(c) for c in CASES) >= 6, "Debian's ns-2 alone referees a good part"
+    red = [c.name for c in CASES if '"red"' in c.file.read_text()]
+    assert len(red) >= 2 and any(not needs_fast(c) for c in CASES if c.name in red), "RED against Queue/RED"
     for c in CASES:
         assert c.tolerance and len(c.why) > 20, c.name
 

@@ -169,3 +169,20 @@ def test_the_steal_monitor_reads_until_stopped() -> None:
     assert len(monitor.readings) >= 2
     assert whole is None or 0.0 <= whole <= 1.0
     assert monitor.stop() == (whole, _)
+
+
+def test_queue_disciplines_and_varying_capacity_are_refused(tmp_path: Path) -> None:
+    """netem's delay line has no AQM and no trace player: such links are refused, naming the key."""
+    text = DUMBBELL.read_text()
+    traces = ROOT / "scenarios" / "traces" / "Verizon-LTE-short.down"
+    f = tmp_path / "managed.toml"
+    f.write_text(
+        text.replace('bandwidth = "20Mbps"', f'bandwidth_trace = "{traces}"', 1).replace(
+            'delay = "', 'queue = "droptail"\ndelay = "', 1
+        )
+    )
+    with pytest.raises(EmulationUnsupported) as e:
+        scenario.load(f)
+    joined = "\n".join(e.value.errors)
+    assert ".bandwidth_trace: not supported by the emulation" in joined
+    assert ".queue: not supported by the emulation" in joined

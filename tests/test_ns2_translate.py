@@ -111,6 +111,7 @@ def test_events_change_links_and_routes(tmp_path: Path) -> None:
         (flow("fast", "cap_2w = true"), "flows[0].params.cap_2w", "always behaves as cap_2w = false"),
         (flow("vegas", 'rtt_statistic = "min"'), "flows[0].params.rtt_statistic", "always behaves as"),
         (flow("fast", "pacing = true"), "flows[0].params.pacing", "no such setting"),
+        (flow("newreno") + "[flows.transport]\necn = true\n", "flows[0].transport.ecn", "does not carry ECN"),
     ],
 )
 def test_what_ns2_cannot_express_is_refused_by_key(tmp_path: Path, body: str, key: str, reason: str) -> None:

@@ -16,7 +16,7 @@ from browser import Browser, Page, skip_reason
 from matplotlib.figure import Figure
 
 from delaycc.reproduce import report, reproduce
-from delaycc.reproduce.model import VERDICTS, Claim, Table
+from delaycc.reproduce.model import PART_BEYOND, VERDICTS, Claim, Table
 
 from conftest import ARTIFACTS, ROOT
 
@@ -45,7 +45,7 @@ def _claim(exp: str, text: str, verdict: str) -> Claim:
 
 def fixture_sections(out: Path) -> list[report.Section]:
     """Two experiments; every verdict; two claims whose texts slug alike; a figure and an ns-2 figure
-    of the same name; text that must be escaped."""
+    of the same name; text that must be escaped; and a third experiment in the part beyond the papers."""
     a = [_claim("demo-a", f"fast: <{v}> claim & more", v) for v in VERDICTS]
     a += [
         _claim("demo-a", "fast: throughput is unfair between 20 and 60 s", "reproduced"),
@@ -59,9 +59,13 @@ def fixture_sections(out: Path) -> list[report.Section]:
         _figure(out / "demo-a" / "ns2" / "demo-a.png", 600, 300),
     ]
     figs_b = [_figure(out / "demo-b" / "demo-b.png", 800, 400)]
+    c = [_claim("demo-c", "FQ-CoDel shares <fairly>", "supported")]
+    c.append(_claim("demo-c", "CoDel corrects FAST's late joiner", "not supported"))
+    figs_c = [_figure(out / "demo-c" / "demo-c-codel.png", 700, 450)]
     return [
         report.Section("demo-a", "P000", "two flows <one link>", a, [table], figs_a),
         report.Section("demo-b", "P004", "asymmetric links", b, [], figs_b),
+        report.Section("demo-c", "ours", "an AQM & a trace", c, [], figs_c, part=PART_BEYOND),
     ]
 
 
@@ -147,11 +151,20 @@ def test_the_verdict_filter_hides_and_shows_claims(
 ) -> None:
     page = _open(browser, fixture_report)
     _check_loads_clean(page)
-    total = len(VERDICTS) + 4
+    total = len(VERDICTS) + 6
     assert _shown(page, "tr[data-verdict]") == total
     assert page.eval("document.getElementById('shown').textContent") == f"{total} of {total} claims shown"
     boxes = page.eval("[...document.querySelectorAll('#filter input')].map(i => i.value)")
-    assert boxes == ["reproduced", "not-reproduced", "set-up", "by-construction", "not-comparable"]
+    papers = ["reproduced", "not-reproduced", "set-up", "by-construction", "not-comparable"]
+    assert boxes == [*papers, "supported", "not-supported"]
+    # The part beyond the papers: its heading, and its entry in the contents holding its experiment.
+    assert page.eval("document.getElementById('beyond-the-papers').tagName") == "H2"
+    part = "#contents a[href='#beyond-the-papers'] + ol a[href='#demo-c']"
+    assert page.eval(f"document.querySelectorAll({json.dumps(part)}).length") == 1
+    page.click('#filter input[value="not-supported"]')
+    assert _shown(page, '[data-verdict="not-supported"]') == 0
+    page.click('#filter input[value="not-supported"]')
+    assert _shown(page, "tr[data-verdict]") == total
 
     not_reproduced = '[data-verdict="not-reproduced"]'
     assert _shown(page, f"tr{not_reproduced}") == 3 and _shown(page, f"#contents li{not_reproduced}") == 0
@@ -251,11 +264,15 @@ def test_anchors_are_stable_and_unique(tmp_path: Path, referee: bool) -> None:
         "demo-a--fig-demo-a",
         "demo-a--fig-ns2-demo-a",
         "demo-a--fig-demo-a-full",
+        "beyond-the-papers",
+        "demo-c",
+        "demo-c--fq-codel-shares-fairly",
+        "demo-c--fig-demo-c-codel",
     ):
         assert expected in parser.ids, expected
     # The same claims in a report of one experiment get the same ids.
     alone = _Ids()
-    alone.feed(report.html_page(sections[1:], "header", referee))
+    alone.feed(report.html_page(sections[1:2], "header", referee))
     assert {i for i in parser.ids if i.startswith("demo-b")} == set(alone.ids) - set(report.RESERVED_IDS)
     # Markdown is unchanged by all this: no anchors or markup of the page in it.
     md = report.markdown(sections, tmp_path, "header")

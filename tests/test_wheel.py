@@ -28,6 +28,8 @@ from conftest import ROOT
 # A quick experiment (ten runs of a 2 s scenario, a few seconds in all) and its scenario.
 EXPERIMENT = "rttbased-parkinglot"
 PAPER_SCENARIO = "papers/rttbased-parkinglot.toml"
+TRACE_SCENARIO = "beyond/lte.toml"
+"""A scenario whose link follows a trace file in scenarios/traces/ (the beyond-lte experiment)."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,13 @@ def test_the_wheel_holds_every_scenario_of_the_repository(installed: Installed) 
         packaged = sorted(
             n.removeprefix("delaycc/") for n in z.namelist() if n.startswith("delaycc/scenarios/")
         )
-    assert packaged == sorted(f for f in tracked if f.endswith(".toml"))
+    assert packaged == sorted(f for f in tracked if f.endswith(".toml") or f.startswith("scenarios/traces/"))
+
+
+def test_a_scenario_that_reads_a_trace_validates_from_the_wheel(installed: Installed) -> None:
+    listed = sh(installed.bin("delaycc"), "list", "scenarios", cwd=installed.cwd).stdout.split()
+    (scenario,) = [p for p in listed if p.endswith(TRACE_SCENARIO)]
+    sh(installed.bin("delaycc"), "validate", scenario, cwd=installed.cwd)
 
 
 def test_import_finds_the_installed_package_and_its_scenarios(installed: Installed) -> None:

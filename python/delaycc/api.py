@@ -138,3 +138,10 @@ def algorithms() -> list[dict[str, Any]]:
     """Every algorithm with its description and parameters (default, range, source of the default)."""
     result: list[dict[str, Any]] = json.loads(_core.algorithms_json())
     return result
+
+
+def queues() -> dict[str, list[dict[str, Any]]]:
+    """The queue disciplines a link direction may have (`queue`, with their parameters, defaults and the
+    source of each) and its capacity models (`bandwidth`, `bandwidth_trace`, `bandwidth_states`)."""
+    result: dict[str, list[dict[str, Any]]] = json.loads(_core.queues_json())
+    return result

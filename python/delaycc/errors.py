@@ -12,6 +12,11 @@ class ScenarioError(ValueError):
         self.errors = list(errors)
         super().__init__("\n".join(self.errors))
 
+    def __reduce__(self) -> tuple[type[ScenarioError], tuple[list[str]]]:
+        # Crossing into another process (a reproduce or sweep worker's error) rebuilds it from its lines,
+        # not from its message, which the default would split into characters.
+        return (type(self), (self.errors,))
+
 
 class SimulationError(RuntimeError):
     """The simulation failed while running (an internal error, not a problem with the scenario)."""

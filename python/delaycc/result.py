@@ -62,6 +62,15 @@ class Result:
         return pd.DataFrame(self.summary["links"])
 
     @cached_property
+    def fct(self) -> pd.DataFrame:
+        """Flow completion times of the finite flows (``bytes`` set): one row per flow with ``fct_s``
+        (NaN if it did not finish), ``ideal_fct_s`` (on an idle network) and ``slowdown``; empty when the
+        scenario has no finite flow. The statistics (mean, p50, p99) are in ``summary["fct"]``."""
+        rows = self.summary.get("fct", {}).get("flows", [])
+        columns = ["id", "bytes", "fct_s", "ideal_fct_s", "slowdown"]
+        return pd.DataFrame(rows, columns=columns).astype({"fct_s": float, "slowdown": float})
+
+    @cached_property
     def traffic(self) -> pd.DataFrame:
         return pd.DataFrame(self.summary.get("traffic", []))
 

@@ -288,6 +288,7 @@ fn transports_json(text: &str, file: &str, format: &str) -> Option<String> {
                 "recover_guard": format!("{:?}", t.recover_guard).to_lowercase(),
                 "sack": t.sack_for(recovery),
                 "partial_ack": t.partial_ack,
+                "ecn": t.ecn,
                 "recovery": format!("{recovery:?}"),
             })
         })
@@ -301,6 +302,16 @@ fn algorithms_json() -> String {
     serde_json::to_string(&registry_json()).unwrap_or_default()
 }
 
+/// The queue disciplines (name, description, source, parameters) and the capacity models of a link direction.
+#[pyfunction]
+fn queues_json() -> String {
+    let v = serde_json::json!({
+        "disciplines": delaycc_sim::net::queue::queue_registry_json(),
+        "capacities": delaycc_sim::net::capacity::capacity_models_json(),
+    });
+    serde_json::to_string(&v).unwrap_or_default()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
@@ -308,6 +319,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(estimate_json, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms_json, m)?)?;
+    m.add_function(wrap_pyfunction!(queues_json, m)?)?;
     m.add_function(wrap_pyfunction!(transports_json, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size, m)?)?;
     m.add_function(wrap_pyfunction!(parse_duration, m)?)?;

@@ -27,6 +27,14 @@ fn label_hash(label: &str) -> u64 {
     h
 }
 
+/// A fixed 64-bit hash of (`seed`, `label`, `salt`): ECMP's choice of next hop for the flow `label` at
+/// node `salt` (`scenario/routes.rs`). Stable across platforms and releases, like the streams.
+pub fn keyed_hash(seed: u64, label: &str, salt: u64) -> u64 {
+    let mut st = seed ^ label_hash(label).rotate_left(17) ^ salt.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    splitmix64(&mut st);
+    splitmix64(&mut st)
+}
+
 impl Rng {
     /// The stream named `label` of the run seeded with `seed`.
     pub fn stream(seed: u64, label: &str) -> Rng {

@@ -12,15 +12,6 @@ use delaycc_sim::{Outcome, Simulation};
 const BDP_PKTS: f64 = 51.0;
 const PKT_S: f64 = 0.0008;
 
-fn bottleneck_row(sim: &Simulation) -> serde_json::Value {
-    let s = summary_json(sim, Outcome::Completed, 0.0);
-    s["links"]
-        .as_array()
-        .and_then(|l| l.iter().find(|l| l["id"] == "bn" && l["direction"] == "a->b"))
-        .expect("bottleneck row")
-        .clone()
-}
-
 fn deep_buffer(alg: &str, extra_events: &str) -> Simulation {
     // A 10-BDP buffer: a loss-based flow fills it.
     run(&(dumbbell(alg, 1, "10Mbps", "18ms", 510, 30.0, &[0.0], "") + extra_events))

@@ -1,5 +1,5 @@
 """The ``delaycc`` command: one module per subcommand (run, validate, list, reproduce, sweep, plot-sweep,
-demo, kernel, emulate, compare, crosscheck), each adding its parser; ``main`` dispatches and turns the
+demo, kernel, emulate, compare, crosscheck, fabric), each adding its parser; ``main`` dispatches and turns the
 errors every command can meet into a line on stderr and an exit status.
 
 Exit status: 0 success, 1 failure while running, 2 invalid scenario or usage, 3 a run stopped by its event
@@ -12,10 +12,36 @@ import argparse
 import sys
 
 from ..errors import ScenarioError, SimulationError
-from . import compare, crosscheck, demo, emulate, kernel, listing, plot_sweep, reproduce, run, sweep, validate
+from . import (
+    compare,
+    crosscheck,
+    demo,
+    emulate,
+    fabric,
+    kernel,
+    listing,
+    plot_sweep,
+    reproduce,
+    run,
+    sweep,
+    validate,
+)
 from .common import EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_INVALID, print_errors
 
-COMMANDS = (run, validate, listing, reproduce, sweep, plot_sweep, demo, kernel, emulate, compare, crosscheck)
+COMMANDS = (
+    run,
+    validate,
+    listing,
+    reproduce,
+    sweep,
+    plot_sweep,
+    demo,
+    kernel,
+    emulate,
+    compare,
+    crosscheck,
+    fabric,
+)
 """In the order ``delaycc --help`` lists them."""
 
 

@@ -1,6 +1,8 @@
 """`delaycc list algorithms`: every algorithm with its parameters, their defaults and where each default
-comes from (or the same as JSON). `delaycc list scenarios`: the path of every scenario file that comes with
-the package (the papers' experiments, the examples, the crosscheck suite, the sweeps), one per line."""
+comes from (or the same as JSON). `delaycc list queues`: the same for the queue disciplines, then the
+capacity models a link direction may have. `delaycc list scenarios`: the path of every scenario file that
+comes with the package (the papers' experiments, the examples, the crosscheck suite, the sweeps), one per
+line."""
 
 from __future__ import annotations
 
@@ -26,17 +28,41 @@ def _toml_value(v: object) -> str:
 def cmd_list(args: argparse.Namespace) -> int:
     if args.what == "scenarios":
         return _list_scenarios(args.json)
+    if args.what == "queues":
+        return _list_queues(args.json)
     algs = api.algorithms()
     if args.json:
         print(json.dumps(algs, indent=2))
         return 0
     for a in algs:
         print(f"{a['name']}: {a['description']}")
-        for p in a["params"]:
-            print(f"    {p['name']} = {_toml_value(p['default'])}  ({p['range']}) {p['description']}")
-            print(f"        default from: {p['source']}")
-        if not a["params"]:
-            print("    (no parameters)")
+        _print_params(a["params"])
+    return 0
+
+
+def _print_params(params: list[dict[str, object]]) -> None:
+    for p in params:
+        print(f"    {p['name']} = {_toml_value(p['default'])}  ({p['range']}) {p['description']}")
+        print(f"        default from: {p['source']}")
+    if not params:
+        print("    (no parameters)")
+
+
+def _list_queues(as_json: bool) -> int:
+    listing = api.queues()
+    if as_json:
+        print(json.dumps(listing, indent=2))
+        return 0
+    print("queue disciplines (queue = NAME, queue_params = { ... }):")
+    for q in listing["disciplines"]:
+        print(f"{q['name']}: {q['description']}")
+        print(f"    defined by: {q['source']}")
+        _print_params(q["params"])
+    print()
+    print("link capacities (one of these keys per direction):")
+    for c in listing["capacities"]:
+        print(f"{c['key']} ({c['name']}): {c['description']}")
+        print(f"    defined by: {c['source']}")
     return 0
 
 
@@ -49,8 +75,10 @@ def _list_scenarios(as_json: bool) -> int:
 
 def add_parser(sub: Subparsers) -> None:
     ls = sub.add_parser(
-        "list", help="list algorithms with their parameters, or the scenario files that come with delaycc"
+        "list",
+        help="list algorithms or queue disciplines with their parameters, or the scenario files that come "
+        "with delaycc",
     )
-    ls.add_argument("what", choices=["algorithms", "scenarios"])
+    ls.add_argument("what", choices=["algorithms", "queues", "scenarios"])
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_list)

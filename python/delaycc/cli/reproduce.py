@@ -34,7 +34,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 def add_parser(sub: Subparsers) -> None:
     rp = sub.add_parser("reproduce", help="reproduce the papers' experiments: figures, tables, report")
     rp.add_argument(
-        "target", nargs="?", default="all", help="all, demo, a paper (P000..P004) or an experiment id"
+        "target",
+        nargs="?",
+        default="all",
+        help="all (the papers), demo, beyond (our experiments beyond them), a paper (P000..P004) or an "
+        "experiment id",
     )
     rp.add_argument("--out", default="results/reproduce")
     rp.add_argument("--workers", type=int, help="parallel runs (default: all cores)")

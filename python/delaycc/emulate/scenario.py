@@ -23,7 +23,23 @@ MIN_PACKET_SIZE = 256
 _TRANSPORT_DEFAULTS: dict[str, object] = {
     "min_rto": 0.2,
     "dupack_threshold": 3,
+    # The emulation sets net.ipv4.tcp_ecn = 0 (emulate/network.py).
+    "ecn": False,
 }
+
+
+# Queue disciplines other than the FIFO and varying capacities: netem's delay line has neither (a qdisc or
+# a trace player in the emulation is future work, docs/kernel.md).
+_MANAGED_LINK_KEYS = (
+    "queue",
+    "queue_params",
+    "reverse_queue",
+    "reverse_queue_params",
+    "bandwidth_trace",
+    "reverse_bandwidth_trace",
+    "bandwidth_states",
+    "reverse_bandwidth_states",
+)
 
 
 def _refuse_keys(table: dict[str, Any], where: str, keys: tuple[str, ...], problems: list[str]) -> None:
@@ -149,6 +165,10 @@ def load(path: str | Path) -> Scenario:
             if float(raw.get(key, 0.0)) != 0.0:
                 problems.append(f"{where}.{key}: random loss is not supported by the emulation")
         _refuse_keys(raw, where, ("drop_packets", "reverse_drop_packets"), problems)
+        managed = [k for k in _MANAGED_LINK_KEYS if k in raw]
+        _refuse_keys(raw, where, _MANAGED_LINK_KEYS, problems)
+        if managed:
+            continue
         link_id = str(raw.get("id", f"{raw['a']}-{raw['b']}"))
         fwd = _direction(raw, i, link_id, True, packet_size)
         rev = _direction(raw, i, link_id, False, packet_size)

@@ -7,6 +7,16 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class RedQueue:
+    """A direction's RED queue as ns-2's Queue/RED: its class variables (set before the link is made, so
+    that the automatic settings ns-2 computes when the queue meets its link see them) and its limit."""
+
+    tcl_vars: tuple[tuple[str, float | bool], ...]
+    limit: int  # ns-2's queue-limit: packets, or packets of mean_pktsize_ bytes in byte mode
+    limit_bytes: int | None = None  # in byte mode, the bytes that limit is
+
+
+@dataclass(frozen=True)
 class Direction:
     """One direction a -> b of a scenario link, as an ns-2 simplex link."""
 
@@ -21,6 +31,7 @@ class Direction:
     buffer_bytes: int | None
     loss: float
     drop_seqs: tuple[tuple[str, int], ...] = ()  # (flow id, data sequence number from 0)
+    red: RedQueue | None = None  # None: DropTail
 
     @property
     def key(self) -> str:

@@ -10,9 +10,10 @@ from typing import Any
 
 from .. import api
 from ..units import duration_s, rate_bps, size_bytes
+from . import queues
 from .agents import AGENT_CHOICES, AGENTS, SACK_AGENT
 from .errors import Ns2Unsupported
-from .model import Direction, Flow, LinkChange, Reroute, Scenario, Traffic, Transport
+from .model import Direction, Flow, LinkChange, RedQueue, Reroute, Scenario, Traffic, Transport
 from .routes import hops, least_delay
 
 
@@ -53,7 +54,9 @@ class _Reader:
         self.types = _param_types()
 
     def refuse(self, key: str, reason: str) -> None:
-        self.problems.append(f"{self.path}: {key}: {reason}")
+        line = f"{self.path}: {key}: {reason}"
+        if line not in self.problems:  # b->a inheriting a->b's setting repeats a->b's refusal
+            self.problems.append(line)
 
     # --- links -------------------------------------------------------------------------------------------
     def directions(self) -> list[Direction]:
@@ -73,24 +76,71 @@ class _Reader:
                     buffer = None
                 loss = raw.get("loss", 0.0) if forward else raw.get("reverse_loss", 0.0)
                 drops = raw.get("drop_packets", []) if forward else raw.get("reverse_drop_packets", [])
+                varying = queues.capacity_keys(raw, forward)
+                for key in varying:
+                    self.refuse(
+                        f"links[{index}].{key}",
+                        "ns-2's links send at a fixed rate (a bandwidth event changes it at a time); a "
+                        "varying capacity has no counterpart",
+                    )
+                pkts = None if buffer_bytes is not None else int(1000 if buffer is None else buffer)
+                nbytes = int(size_bytes(buffer_bytes)) if buffer_bytes is not None else None
+                label = "a->b" if forward else "b->a"
+                red = self.red(raw, index, link_id, label, queues.queue_of(raw, forward), pkts, nbytes)
                 out.append(
                     Direction(
                         link_index=index,
                         link_id=link_id,
-                        label="a->b" if forward else "b->a",
+                        label=label,
                         a=raw["a"] if forward else raw["b"],
                         b=raw["b"] if forward else raw["a"],
-                        bandwidth_bps=rate_bps(pick("bandwidth")),
+                        # A refused varying capacity has no rate; the run stops at the refusal.
+                        bandwidth_bps=rate_bps(pick("bandwidth")) if pick("bandwidth") is not None else 0.0,
                         delay_s=duration_s(pick("delay")),
-                        buffer_pkts=None
-                        if buffer_bytes is not None
-                        else int(1000 if buffer is None else buffer),
-                        buffer_bytes=int(size_bytes(buffer_bytes)) if buffer_bytes is not None else None,
+                        buffer_pkts=pkts,
+                        buffer_bytes=nbytes,
                         loss=float(loss),
                         drop_seqs=tuple((str(d["flow"]), int(d["seq"])) for d in drops),
+                        red=red,
                     )
                 )
         return out
+
+    def red(
+        self,
+        raw: dict[str, Any],
+        index: int,
+        link_id: str,
+        label: str,
+        q: queues.QueueKey,
+        pkts: int | None,
+        nbytes: int | None,
+    ) -> RedQueue | None:
+        """The direction's RED queue for ns-2; None for drop-tail. Any other discipline is refused on the
+        key that names it (a b->a that inherits it is refused once, on a->b's)."""
+        if q.kind == "droptail":
+            return None
+        if q.kind != "red":
+            if q.key:
+                self.refuse(
+                    f"links[{index}].{q.key}",
+                    f"ns-2's referee translates only droptail and red queues, not '{q.kind}'",
+                )
+            return None
+        size = int(size_bytes(self.doc.get("packet_size", 1000)))
+        red, why = queues.red_queue(q.params, pkts, nbytes, size)
+        if red is None:
+            # The key that gave this direction its buffer: its own, a->b's (inherited), or none (default).
+            prefixes = ("",) if label == "a->b" else ("reverse_", "")
+            given = [p + k for p in prefixes for k in ("buffer", "buffer_bytes") if p + k in raw]
+            self.refuse(f"links[{index}].{given[0] if given else 'buffer'}", why)
+        elif red.limit_bytes is not None:
+            held = pkts if pkts is not None else (nbytes or 0) // size
+            self.differences.append(
+                f"{link_id} {label}: ns-2's byte-mode RED holds {red.limit_bytes} bytes (limit_ x "
+                f"mean_pktsize_), delaycc {held} packets: the same buffer for packets of {size} bytes only"
+            )
+        return red
 
     # --- flows -------------------------------------------------------------------------------------------
     def transport(self, where: str, agent: str, t: dict[str, Any]) -> Transport:
@@ -109,6 +159,12 @@ class _Reader:
             self.refuse(
                 f"{where}.transport.recovery_maxburst",
                 "ns-2's Agent/TCP/Newreno sends at most 2 packets per ACK in recovery (2)",
+            )
+        if t["ecn"]:
+            self.refuse(
+                f"{where}.transport.ecn",
+                "the translation does not carry ECN: ns-2's FAST agent never sends CWR, its Vegas agent "
+                "no ECT, and ecn_ of its Reno agents is not translated (docs/queues.md#ecn)",
             )
         if t["sack"] and agent in ("Vegas", "Reno", "Newreno"):
             self.refuse(f"{where}.transport.sack", f"ns-2's Agent/TCP/{agent} has no SACK")
@@ -382,7 +438,7 @@ class _Reader:
     def check_sizes(self, directions: list[Direction], flows: list[Flow], traffic: list[Traffic]) -> None:
         largest = max([f.wire_bytes for f in flows] + [t.packet_size for t in traffic] + [0])
         for d in directions:
-            if d.buffer_bytes is not None and d.buffer_bytes < largest:
+            if d.red is None and d.buffer_bytes is not None and d.buffer_bytes < largest:
                 key = "buffer_bytes" if d.label == "a->b" else "reverse_buffer_bytes"
                 self.refuse(
                     f"links[{d.link_index}].{key}",

@@ -2,7 +2,8 @@
 names never reach Tcl, so no id needs quoting); `harness.tcl` is appended for sampling and counters.
 
 What each key becomes is listed in docs/crosscheck.md; in short: every link direction is an ns-2 simplex
-link with a DropTail queue of `buffer + 1` (ns-2 counts the packet being sent, delaycc does not); each
+link with a DropTail queue of `buffer + 1` (ns-2 counts the packet being sent, delaycc does not) or a
+Queue/RED with the same settings (`queues.py`); each
 flow's path is installed hop by hop as a route towards its destination (ns-2 forwards by destination);
 Bernoulli loss and link-down periods are an ErrorModel after the link; deterministic drops an
 ErrorModel/List at the link's head.
@@ -73,18 +74,10 @@ class _Script:
     def directions(self, drop_indices: dict[int, list[int]], trace_dirs: tuple[int, ...]) -> None:
         for i, d in enumerate(self.s.directions):
             a, b = self.n(d.a), self.n(d.b)
-            self.emit(f"$ns simplex-link {a} {b} {_num(d.bandwidth_bps)} {_num(d.delay_s)} DropTail")
-            if d.buffer_bytes is not None:
-                # Byte mode drops when bytes + size >= limit x mean_pktsize_: one byte more holds exactly
-                # buffer_bytes, as delaycc does.
-                self.emit(
-                    f"[{self.link(d)} queue] set queue_in_bytes_ true",
-                    f"[{self.link(d)} queue] set mean_pktsize_ 1",
-                    f"$ns queue-limit {a} {b} {d.buffer_bytes + 1}",
-                )
+            if d.red is not None:
+                self.red(d, a, b)
             else:
-                assert d.buffer_pkts is not None
-                self.emit(f"$ns queue-limit {a} {b} {d.buffer_pkts + 1}")
+                self.droptail(d, a, b)
             if d.loss > 0 or any(d in c.directions for c in self.s.link_changes):
                 self.emit(
                     f"set dcc_em({i}) [new ErrorModel]",
@@ -119,6 +112,35 @@ class _Script:
                 )
             if i in trace_dirs:
                 self.emit(f"$ns trace-queue {a} {b} [open trace-{i}.tr w]")
+
+    def droptail(self, d: Direction, a: str, b: str) -> None:
+        self.emit(f"$ns simplex-link {a} {b} {_num(d.bandwidth_bps)} {_num(d.delay_s)} DropTail")
+        if d.buffer_bytes is not None:
+            # Byte mode drops when bytes + size >= limit x mean_pktsize_: one byte more holds exactly
+            # buffer_bytes, as delaycc does.
+            self.emit(
+                f"[{self.link(d)} queue] set queue_in_bytes_ true",
+                f"[{self.link(d)} queue] set mean_pktsize_ 1",
+                f"$ns queue-limit {a} {b} {d.buffer_bytes + 1}",
+            )
+        else:
+            assert d.buffer_pkts is not None
+            self.emit(f"$ns queue-limit {a} {b} {d.buffer_pkts + 1}")
+
+    def red(self, d: Direction, a: str, b: str) -> None:
+        """A Queue/RED direction. Its variables are set on the class just before the link is made: ns-2
+        computes the automatic thresholds and weight (thresh_ 0, q_weight_ -1, ...) when the new queue is
+        attached to its link, from the values it was created with. Every RED direction sets them all, so
+        none inherits another's."""
+        assert d.red is not None
+        for var, value in d.red.tcl_vars:
+            shown = ("true" if value else "false") if isinstance(value, bool) else _num(value)
+            self.emit(f"Queue/RED set {var} {shown}")
+        self.emit(
+            f"$ns simplex-link {a} {b} {_num(d.bandwidth_bps)} {_num(d.delay_s)} RED",
+            # RED drops an arrival when the queue it finds (not the packet being sent) is at the limit.
+            f"$ns queue-limit {a} {b} {d.red.limit}",
+        )
 
     def monitors(self) -> list[int]:
         used: set[tuple[str, str]] = set()

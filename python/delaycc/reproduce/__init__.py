@@ -10,8 +10,8 @@ from ..files import atomic_write_text
 from ..packaged import data_root
 from . import referee as referee_mod
 from . import report
-from .catalogue import DEMO, EXPERIMENTS, PAPERS, select
-from .model import Claim, RunResult, RunSet
+from .catalogue import BEYOND, DEMO, EXPERIMENTS, PAPERS, REGISTRY, select
+from .model import Claim, Experiment, RunResult, RunSet
 from .pool import run_all
 from .runs import keys_for
 
@@ -36,6 +36,8 @@ def reproduce(
         raise ValueError(f"unknown referee '{referee}'; the only referee is ns2")
     root = data_root() if root is None else root
     experiments = select(target)
+    if referee and any(e.id in BEYOND for e in experiments):
+        raise ValueError("the ns-2 referee runs the papers' experiments only; ns-2 has no AQM or trace link")
     binary = referee_mod.check_binary(ns2) if referee else None
     jobs = [(k, str(root.resolve())) for e in experiments for k in keys_for(e)]
     ns2_jobs: list[referee_mod.Ns2Job] = []
@@ -61,7 +63,7 @@ def reproduce(
         claims = e.claims(rs) if e.claims else []
         tables = e.tables(rs) if e.tables else []
         figures = e.figures(rs, fig_dir) if e.figures else []
-        section = report.Section(e.id, e.paper, e.title, claims, tables, figures)
+        section = report.Section(e.id, e.paper, e.title, claims, tables, figures, part=e.part)
         if binary is not None:
             referee_mod.judge(e, rs.runs, ns2_runs, claims)
             section.figures += referee_mod.paper_figures(e, rs.runs, ns2_runs, fig_dir / "ns2")
@@ -72,10 +74,7 @@ def reproduce(
         sections.append(section)
         summaries += [_row(r) for r in rs.runs]
         summaries += [{**_row(r), "simulator": "ns-2"} for r in ns2_results if r.key.experiment == e.id]
-    header = (
-        f"{len(jobs)} runs of {len(experiments)} experiments. Claims are checked by code from the results; "
-        "scenarios and every value's source are in scenarios/papers/."
-    )
+    header = _header(len(jobs), experiments)
     if binary is not None:
         header += (
             f" Referee: {len(ns2_jobs)} of these runs again in ns-2.35 ({binary.path}"
@@ -87,13 +86,26 @@ def reproduce(
     return out / "report.html"
 
 
+def _header(runs: int, experiments: list[Experiment]) -> str:
+    papers = [e for e in experiments if e.id not in BEYOND]
+    header = f"{runs} runs of {len(experiments)} experiments. Claims are checked by code from the results; "
+    if papers:
+        header += "scenarios and every value's source are in scenarios/papers/."
+    if len(papers) < len(experiments):
+        header += ("" if not papers else " ") + (
+            "the experiments beyond the papers test our own hypotheses, not a paper's (scenarios/beyond/, "
+            "docs/beyond.md)."
+        )
+    return header
+
+
 def claims_for(experiment: str, workers: int | None = None, root: Path | None = None) -> list[Claim]:
     """Runs one experiment's ensemble and returns its claims: for each, the paper's statement and figure,
     what was measured with its spread, the criterion, in how many runs it held and the verdict, as
     ``reproduce`` reports them, without writing anything."""
-    if experiment not in EXPERIMENTS:
-        raise ValueError(f"unknown experiment '{experiment}'; choose one of: {', '.join(EXPERIMENTS)}")
-    exp = EXPERIMENTS[experiment]
+    if experiment not in REGISTRY:
+        raise ValueError(f"unknown experiment '{experiment}'; choose one of: {', '.join(REGISTRY)}")
+    exp = REGISTRY[experiment]
     root = data_root() if root is None else root
     runs = run_all([(k, str(root.resolve())) for k in keys_for(exp)], workers)
     return exp.claims(RunSet(exp, runs)) if exp.claims else []
@@ -109,4 +121,4 @@ def _row(r: RunResult) -> dict[str, object]:
     }
 
 
-__all__ = ["DEMO", "EXPERIMENTS", "PAPERS", "Claim", "claims_for", "reproduce", "select"]
+__all__ = ["BEYOND", "DEMO", "EXPERIMENTS", "PAPERS", "Claim", "claims_for", "reproduce", "select"]

@@ -17,7 +17,14 @@ SETUP = "set-up"
 """A property of the scenario the paper describes (losses when N x alpha exceeds the buffer): not evidence."""
 BY_CONSTRUCTION = "by construction"
 """Holds because of how an algorithm is built (MFAST is FAST's controller unchanged): not evidence."""
-VERDICTS = (REPRODUCED, NOT_REPRODUCED, SETUP, BY_CONSTRUCTION, NOT_COMPARABLE)
+SUPPORTED = "supported"
+"""Our own hypothesis (an experiment beyond the papers, reproduce/beyond.py) held by its criterion."""
+NOT_SUPPORTED = "not supported"
+"""Our own hypothesis failed its criterion: reported as measured, never tuned away."""
+VERDICTS = (REPRODUCED, NOT_REPRODUCED, SETUP, BY_CONSTRUCTION, NOT_COMPARABLE, SUPPORTED, NOT_SUPPORTED)
+
+PART_BEYOND = "Beyond the papers"
+"""The report part of the experiments that test our own hypotheses rather than a paper's claims."""
 
 ENSEMBLE_SEEDS = (1, 2, 3, 4, 5)
 """Runs per experiment: five, as P003's "average of five tests"; they differ by seed where anything is
@@ -27,7 +34,20 @@ START_JITTER_S = 0.005
 flow: a few milliseconds, far below any effect a paper reports, enough to make deterministic runs differ."""
 
 # Series kept from every run (the rest of the time series is dropped to keep results small).
-KEPT_FLOW_METRICS = ("cwnd_pkts", "rate_bps", "rtt_s", "base_rtt_s", "srtt_s", "ipd_jitter_s")
+KEPT_FLOW_METRICS = (
+    "cwnd_pkts",
+    "rate_bps",
+    "rtt_s",
+    "base_rtt_s",
+    "srtt_s",
+    "ipd_jitter_s",
+    "btl_bw_bps",
+    "copa_mode",
+    "target_delay_s",
+)
+"""`btl_bw_bps` (BBR's bandwidth estimate), `copa_mode` (1 in Copa's competitive mode) and `target_delay_s`
+(Swift's target) are read by the experiments beyond the papers; no paper runs those algorithms, so the
+papers' runs keep what they kept."""
 KEPT_LINK_METRICS = ("queue_pkts", "throughput_bps")
 
 
@@ -61,6 +81,9 @@ class Experiment:
     claims: Callable[[RunSet], list[Claim]] | None = None
     figures: Callable[[RunSet, Path], list[Path]] | None = None
     tables: Callable[[RunSet], list[Table]] | None = None
+    part: str = ""
+    """The part of the report the experiment's section goes under: "" for the papers' experiments, `PART`
+    ("Beyond the papers") for our own hypotheses."""
 
 
 @dataclass(frozen=True)

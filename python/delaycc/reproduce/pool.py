@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from .catalogue import EXPERIMENTS
+from .catalogue import REGISTRY
 from .model import RunKey, RunResult
 from .runs import run_one
 
@@ -19,7 +19,7 @@ Job = tuple[RunKey, str]
 
 def run_job(job: Job) -> RunResult:
     key, root = job
-    return run_one(EXPERIMENTS[key.experiment], key, Path(root))
+    return run_one(REGISTRY[key.experiment], key, Path(root))
 
 
 def run_all(

@@ -20,8 +20,10 @@ from .model import (
     BY_CONSTRUCTION,
     NOT_COMPARABLE,
     NOT_REPRODUCED,
+    NOT_SUPPORTED,
     REPRODUCED,
     SETUP,
+    SUPPORTED,
     VERDICTS,
     Claim,
     Table,
@@ -60,6 +62,8 @@ BADGE = {
     NOT_COMPARABLE: "#6e7781",
     SETUP: "#9a6700",
     BY_CONSTRUCTION: "#9a6700",
+    SUPPORTED: "#1a7f37",
+    NOT_SUPPORTED: "#cf222e",
 }
 
 # The filter: a checkbox per verdict sets `hide-VERDICT` on the body, and one rule per verdict hides the
@@ -153,9 +157,13 @@ class Section:
         claims: list[Claim],
         tables: list[Table],
         figures: list[Path],
+        part: str = "",
     ) -> None:
         self.exp_id, self.paper, self.title = exp_id, paper, title
         self.claims, self.tables, self.figures = claims, tables, figures
+        self.part = part
+        """The part of the report the section opens or continues ("" for the papers' experiments): a
+        heading and a paragraph go before the first section of each part."""
         self.referee: list[str] | None = None
         """With a referee: one line per algorithm it could not run, and why."""
 
@@ -181,11 +189,44 @@ def _counts(sections: list[Section]) -> Counter[str]:
 
 
 def _tally(sections: list[Section]) -> str:
+    """The papers' verdicts counted, then our hypotheses' (each only when the report holds any)."""
     c = _counts(sections)
-    return (
+    papers = (
         f"{c[REPRODUCED]} reproduced, {c[NOT_REPRODUCED]} not reproduced, {c[SETUP]} set-up and "
         f"{c[BY_CONSTRUCTION]} by construction (not counted as evidence), {c[NOT_COMPARABLE]} not comparable."
     )
+    if not c[SUPPORTED] + c[NOT_SUPPORTED]:
+        return papers
+    ours = f"Our hypotheses: {c[SUPPORTED]} supported, {c[NOT_SUPPORTED]} not supported."
+    return ours if sum(c.values()) == c[SUPPORTED] + c[NOT_SUPPORTED] else f"{papers} {ours}"
+
+
+PART_INTRO = {
+    "Beyond the papers": (
+        "Experiments of our own, beyond the five papers: the FAST family, Vegas, CUBIC and BBR over RED, "
+        "CoDel and FQ-CoDel bottlenecks (droptail the baseline) and over a cellular trace. Each claim is a "
+        "hypothesis of ours with a criterion fixed before the runs, supported or not by what was measured; "
+        "the figures draw each bottleneck's throughput-delay plane as Pantheon does (docs/beyond.md)."
+    )
+}
+
+
+def _title(sections: list[Section]) -> str:
+    """The papers' title, or the part's when every section belongs to it (`delaycc reproduce beyond`)."""
+    parts = {s.part for s in sections}
+    if sections and "" not in parts and len(parts) == 1:
+        return f"delaycc: {sections[0].part.lower()}"
+    return "delaycc: reproducing the papers"
+
+
+def _parts(sections: list[Section]) -> list[str | None]:
+    """Per section, the part it opens (None when it continues the part before it, or has none)."""
+    out: list[str | None] = []
+    before = ""
+    for s in sections:
+        out.append(s.part if s.part and s.part != before else None)
+        before = s.part
+    return out
 
 
 def _ns2_tally(sections: list[Section]) -> str:
@@ -203,6 +244,11 @@ COLUMNS = ["claim", "paper", "criterion", "measured (ensemble mean ± 95 %)", "r
 REFEREE_COLUMNS = [*COLUMNS[:6], "ns-2", "ns-2 verdict", "note"]
 VERDICT_COLUMNS = (5,)
 REFEREE_VERDICT_COLUMNS = (5, 7)
+
+
+def _columns(s: Section, columns: list[str]) -> list[str]:
+    """A part's claims are hypotheses of ours: their second column is where each comes from."""
+    return ["hypothesis and its source" if c == "paper" and s.part else c for c in columns]
 
 
 def _rows(s: Section, referee: bool) -> list[list[str]]:
@@ -224,15 +270,19 @@ def _referee_line(s: Section) -> str:
 
 def markdown(sections: list[Section], out: Path, header: str, referee: bool = False) -> str:
     parts = [
-        f"# delaycc: reproducing the papers\n\n{header}\n",
+        f"# {_title(sections)}\n\n{header}\n",
         f"**{_tally(sections)}**\n",
     ]
     if referee:
         parts.append(f"**{_ns2_tally(sections)}**\n")
-    for s in sections:
+    for s, opens in zip(sections, _parts(sections), strict=True):
+        if opens:
+            parts.append(f"## {opens}\n")
+            if opens in PART_INTRO:
+                parts.append(PART_INTRO[opens] + "\n")
         parts.append(f"## {s.exp_id} ({s.paper}): {s.title}\n")
         rows = [[*r[:5], r[5].upper(), *r[6:]] for r in _rows(s, referee)]
-        parts.append(_md_table(REFEREE_COLUMNS if referee else COLUMNS, rows) + "\n")
+        parts.append(_md_table(_columns(s, REFEREE_COLUMNS if referee else COLUMNS), rows) + "\n")
         if referee and _referee_line(s):
             parts.append(_referee_line(s) + "\n")
         for t in s.tables:
@@ -282,6 +332,8 @@ class _Anchors:
 
     def __init__(self, sections: list[Section]) -> None:
         ids = _Ids(RESERVED_IDS)
+        self.parts = [ids.take(_slug(p)) if p else None for p in _parts(sections)]
+        """Per section, the id of the part it opens (None when it opens none)."""
         self.experiments = [ids.take(_anchor_id(s.exp_id)) for s in sections]
         self.claims: list[list[str]] = []
         self.tables: list[list[str]] = []
@@ -298,8 +350,23 @@ class _Anchors:
 
 
 def _contents(sections: list[Section], anchors: _Anchors) -> str:
-    items = []
-    for s, eid, cids in zip(sections, anchors.experiments, anchors.claims, strict=True):
+    """Every experiment with its claims; the experiments of a part listed under the part's own entry."""
+    entries: list[str] = []
+    part: tuple[str, str, list[str]] | None = None
+    """The part being listed: its title, its id and its experiments' entries."""
+
+    def close() -> None:
+        if part is not None:
+            title, pid, items = part
+            entries.append(f'<li><a href="#{pid}">{title}</a><ol>{"".join(items)}</ol></li>')
+
+    for s, eid, cids, pid in zip(sections, anchors.experiments, anchors.claims, anchors.parts, strict=True):
+        if pid is not None:
+            close()
+            part = (html.escape(s.part), pid, [])
+        elif not s.part:
+            close()
+            part = None
         title = html.escape(f"{s.exp_id} ({s.paper}): {s.title}")
         counts = Counter(c.verdict for c in s.claims)
         tally = ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
@@ -310,8 +377,9 @@ def _contents(sections: list[Section], anchors: _Anchors) -> str:
         )
         summary = f"<summary>{len(s.claims)} claims: {html.escape(tally)}</summary>"
         details = f"<details>{summary}<ol>{claims}</ol></details>" if s.claims else ""
-        items.append(f'<li><a href="#{eid}">{title}</a>{details}</li>')
-    return f'<nav id="contents" aria-label="Contents"><h2>Contents</h2><ol>{"".join(items)}</ol></nav>'
+        (part[2] if part is not None else entries).append(f'<li><a href="#{eid}">{title}</a>{details}</li>')
+    close()
+    return f'<nav id="contents" aria-label="Contents"><h2>Contents</h2><ol>{"".join(entries)}</ol></nav>'
 
 
 def _filter(sections: list[Section]) -> str:
@@ -348,13 +416,13 @@ def html_page(sections: list[Section], header: str, referee: bool = False) -> st
     anchors = _Anchors(sections)
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>delaycc: reproducing the papers</title>',
+        f'<html lang="en"><head><meta charset="utf-8"><title>{_title(sections)}</title>',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
         # No favicon request: the page asks for nothing beyond itself.
         '<link rel="icon" href="data:,">',
         f"<style>{STYLE}{_hide_rules()}</style>",
         "</head><body>",
-        "<h1>delaycc: reproducing the papers</h1>",
+        f"<h1>{_title(sections)}</h1>",
         f"<p>{html.escape(header)}</p>",
         f"<p><b>{_tally(sections)}</b></p>",
     ]
@@ -363,17 +431,25 @@ def html_page(sections: list[Section], header: str, referee: bool = False) -> st
     parts.append(_contents(sections, anchors))
     parts.append(_filter(sections))
     for n, s in enumerate(sections):
+        pid = anchors.parts[n]
+        if pid is not None:
+            link = f'<a class="anchor" href="#{pid}" title="link to this part">#</a>'
+            parts.append(f'<h2 id="{pid}" class="part">{html.escape(s.part)}{link}</h2>')
+            if s.part in PART_INTRO:
+                parts.append(f"<p>{html.escape(PART_INTRO[s.part])}</p>")
         eid, paper, title = anchors.experiments[n], html.escape(s.paper), html.escape(s.title)
         link = f'<a class="anchor" href="#{eid}" title="link to this experiment">#</a>'
         parts.append(f'<h2 id="{eid}">{html.escape(s.exp_id)} ({paper}): {title}{link}</h2>')
         rows = _rows(s, referee)
         ids, verdicts = anchors.claims[n], [c.verdict for c in s.claims]
         if referee:
-            parts.append(_html_table(REFEREE_COLUMNS, rows, REFEREE_VERDICT_COLUMNS, ids, verdicts))
+            parts.append(
+                _html_table(_columns(s, REFEREE_COLUMNS), rows, REFEREE_VERDICT_COLUMNS, ids, verdicts)
+            )
             if _referee_line(s):
                 parts.append(f"<p>{html.escape(_referee_line(s))}</p>")
         else:
-            parts.append(_html_table(COLUMNS, rows, VERDICT_COLUMNS, ids, verdicts))
+            parts.append(_html_table(_columns(s, COLUMNS), rows, VERDICT_COLUMNS, ids, verdicts))
         for t, tid in zip(s.tables, anchors.tables[n], strict=True):
             link = f'<a class="anchor" href="#{tid}" title="link to this table">#</a>'
             parts.append(f'<h3 id="{tid}">{html.escape(t.title)}{link}</h3>' + _html_table(t.columns, t.rows))

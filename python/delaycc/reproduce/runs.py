@@ -24,6 +24,7 @@ def scenario_for(exp: Experiment, key: RunKey, root: Path | None = None) -> dict
     (by default `packaged.data_root()`)."""
     root = data_root() if root is None else root
     doc = copy.deepcopy(tomllib.loads((root / exp.scenario).read_text()))
+    _anchor_files(doc, (root / exp.scenario).parent)
     for flow in doc.get("flows", []):
         if flow.get("id") in exp.flows:
             flow["algorithm"] = key.algorithm
@@ -49,6 +50,19 @@ def scenario_for(exp: Experiment, key: RunKey, root: Path | None = None) -> dict
     doc["seed"] = key.seed
     doc["name"] = f"{exp.id}-{key.algorithm}" + (f"-{key.point:g}" if key.point is not None else "")
     return doc
+
+
+FILE_KEYS = ("bandwidth_trace", "reverse_bandwidth_trace")
+"""Link keys that name a file relative to the scenario file's folder."""
+
+
+def _anchor_files(doc: dict[str, Any], folder: Path) -> None:
+    """Makes the files a link names absolute: the run gets the scenario as a dict, which has no folder of
+    its own, so a relative path would be read from the working directory."""
+    for link in doc.get("links", []):
+        for key in FILE_KEYS:
+            if isinstance(link.get(key), str) and not Path(link[key]).is_absolute():
+                link[key] = str((folder / link[key]).resolve())
 
 
 def vary_generator(key: RunKey) -> random.Random:

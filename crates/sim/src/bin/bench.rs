@@ -13,7 +13,7 @@
 //! ```text
 //! delaycc-bench                      every line
 //! delaycc-bench --seconds S          every line, S simulated seconds (10x S for the long run)
-//! delaycc-bench --only NAME [--seconds S]
+//! delaycc-bench --only NAME [--seconds S]    (NAME also fattree-k8-permutation, the fabric line)
 //!                                    one line, in this process (for callgrind / perf)
 //! delaycc-bench FILE.toml            any scenario; prints its summary
 //! delaycc-bench --digest FILE...     one hash per scenario over its summary (without wall time), series
@@ -175,12 +175,62 @@ fn machine_ticks() -> Option<(u64, u64)> {
     (ticks.len() == 8).then(|| (ticks.iter().sum(), ticks[7]))
 }
 
+/// The fabric line: a k = 8 fat tree (128 hosts, 80 switches, 384 links of 10 Gbps and 1 us, 100-packet
+/// buffers, ECMP), host i sending to host i + 64 (mod 128), four pods away, so every flow crosses the core;
+/// unlimited NewReno flows (linux profile, 1 ms minimum RTO), 1500-byte packets, 1 ms sampling.
+const FABRIC: &str = "fattree-k8-permutation";
+
+/// The fabric line's duration for a base of `base_seconds`: 1/4000 of it (5 ms for the 20 s lines), about
+/// half a million delivered packets.
+fn fabric_seconds(base_seconds: f64) -> f64 {
+    base_seconds / 4000.0
+}
+
+fn fat_tree_k8(seconds: f64) -> String {
+    let (k, half) = (8usize, 4usize);
+    let mut s = format!(
+        "name = \"bench-{FABRIC}\"\nduration = {seconds}\npacket_size = 1500\nsample_interval = \"1ms\"\n\
+         routing = \"ecmp\"\nprofile = \"linux\"\n[transport]\nmin_rto = \"1ms\"\n"
+    );
+    let mut link = |a: String, b: String| {
+        s += &format!(
+            "[[links]]\na = \"{a}\"\nb = \"{b}\"\nbandwidth = \"10Gbps\"\ndelay = \"1us\"\nbuffer = 100\n"
+        );
+    };
+    let mut host = 0;
+    for p in 0..k {
+        for i in 0..half {
+            for _ in 0..half {
+                link(format!("h{host}"), format!("e{p}_{i}"));
+                host += 1;
+            }
+            for j in 0..half {
+                link(format!("e{p}_{i}"), format!("a{p}_{j}"));
+            }
+        }
+        for j in 0..half {
+            for m in 0..half {
+                link(format!("a{p}_{j}"), format!("c{j}_{m}"));
+            }
+        }
+    }
+    for i in 0..host {
+        let dst = (i + host / 2) % host;
+        s +=
+            &format!("[[flows]]\nid = \"f{i}\"\nalgorithm = \"newreno\"\nsrc = \"h{i}\"\ndst = \"h{dst}\"\n");
+    }
+    s
+}
+
 /// Runs one configuration in this process and prints its line (the figures the parent compares are the
 /// last fields, tab-separated, so the parent need not parse the human-readable part).
 fn run_one(c: &Config, base_seconds: f64) {
     let seconds = base_seconds * c.duration_factor;
-    let sc =
-        scenario::from_toml_str(&dumbbell(c, seconds), c.name).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    run_text(c.label, c.name, &dumbbell(c, seconds), seconds);
+}
+
+fn run_text(label: &str, name: &str, text: &str, seconds: f64) {
+    let sc = scenario::from_toml_str(text, name).unwrap_or_else(|e| panic!("{}", e.join("\n")));
     let (cpu0, ticks0) = (thread_cpu_ns(), machine_ticks());
     let t0 = Instant::now();
     let mut sim = Simulation::new(sc);
@@ -201,7 +251,7 @@ fn run_one(c: &Config, base_seconds: f64) {
     println!(
         "{:<48} {:>6.2} M pkts/s {:>6.2} M events/s {:>5.2} events/pkt {:>7.2} s wall {:>11} pkts  peak RSS {:>6.1} MiB  \
          ({:.2} M pkts per on-CPU s, machine steal {:.0} %)\t{rate}\t{}\t{cpu_rate}",
-        format!("{} ({seconds} s)", c.label),
+        format!("{label} ({seconds} s)"),
         rate / 1e6,
         sim.events_processed() as f64 / wall / 1e6,
         sim.events_processed() as f64 / delivered.max(1) as f64,
@@ -228,14 +278,14 @@ struct Run {
     cpu_rate: f64,
 }
 
-fn run_line(exe: &std::path::Path, c: &Config, base_seconds: f64) -> Run {
+fn run_line(exe: &std::path::Path, name: &str, base_seconds: f64) -> Run {
     let out = Command::new(exe)
-        .args(["--only", c.name, "--seconds", &base_seconds.to_string()])
+        .args(["--only", name, "--seconds", &base_seconds.to_string()])
         .output()
         .expect("run a bench line");
     if !out.status.success() {
         eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        panic!("bench line {} failed", c.name);
+        panic!("bench line {name} failed");
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut parts = text.lines().last().unwrap_or_default().split('\t');
@@ -266,16 +316,18 @@ fn run_all(base_seconds: f64) {
     let mut runs: Vec<Vec<Run>> = CONFIGS.iter().map(|_| Vec::new()).collect();
     for _ in 0..ROUNDS {
         for (i, c) in CONFIGS.iter().enumerate().filter(|(_, c)| c.duration_factor == 1.0) {
-            runs[i].push(run_line(&exe, c, base_seconds));
+            runs[i].push(run_line(&exe, c.name, base_seconds));
         }
     }
     for (i, c) in CONFIGS.iter().enumerate().filter(|(_, c)| c.duration_factor != 1.0) {
-        runs[i].push(run_line(&exe, c, base_seconds));
+        runs[i].push(run_line(&exe, c.name, base_seconds));
     }
     for r in &runs {
         let best = r.iter().max_by(|a, b| a.rate.total_cmp(&b.rate)).expect("at least one run");
         println!("{}  best of {}", best.line, r.len());
     }
+    // The fabric line: no reference ratio (another network), one run.
+    println!("{}  (fabric, ECMP)", run_line(&exe, FABRIC, base_seconds).line);
     let of = |name: &str| &runs[CONFIGS.iter().position(|c| c.name == name).expect("a bench line")];
     let reference = of(REFERENCE);
     let best_rate = reference.iter().map(|r| r.rate).fold(f64::NAN, f64::max);
@@ -333,6 +385,8 @@ fn digest(sc: delaycc_sim::Scenario) -> String {
         m.remove("sample_interval_s");
         // Derived from data-structure sizes, which a layout change alters without changing any result.
         m.remove("memory_estimate_bytes");
+        // Added with the fabric work; derived from the flows' completion times, which the rows hold.
+        m.remove("fct");
         // Added with packet traces; empty for every untraced run.
         if m.get("pcap").and_then(|v| v.as_array()).is_some_and(|a| a.is_empty()) {
             m.remove("pcap");
@@ -370,6 +424,11 @@ fn main() {
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1));
     let seconds: f64 =
         flag("--seconds").map_or(BASE_SECONDS, |s| s.parse().expect("--seconds takes a number"));
+    if flag("--only").is_some_and(|n| n == FABRIC) {
+        let s = fabric_seconds(seconds);
+        run_text("fat tree k=8, 128 newreno, 10 Gbps, ECMP", FABRIC, &fat_tree_k8(s), s);
+        return;
+    }
     if let Some(name) = flag("--only") {
         let c = CONFIGS.iter().find(|c| c.name == name).unwrap_or_else(|| {
             let names: Vec<_> = CONFIGS.iter().map(|c| c.name).collect();

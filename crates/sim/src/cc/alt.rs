@@ -26,18 +26,9 @@ impl Alt {
     fn base(&self) -> Option<Time> {
         Some((self.fmin? + self.bmin?).max(0) as Time)
     }
-}
 
-impl CongestionControl for Alt {
-    fn window(&self) -> f64 {
-        self.inner.window()
-    }
-
-    fn ssthresh(&self) -> f64 {
-        self.inner.ssthresh()
-    }
-
-    fn on_ack(&mut self, ack: &AckEvent) {
+    /// The ACK as the wrapped algorithm sees it: ALT's RTT sample and baseRTT.
+    fn measured(&mut self, ack: &AckEvent) -> AckEvent {
         let mut ev = *ack;
         if let Some(ts) = ack.timestamps {
             let (f, b) = (ts.forward_raw(), ts.backward_raw());
@@ -50,7 +41,27 @@ impl CongestionControl for Alt {
             ev.rtt = None;
         }
         ev.base_rtt = self.base();
+        ev
+    }
+}
+
+impl CongestionControl for Alt {
+    fn window(&self) -> f64 {
+        self.inner.window()
+    }
+
+    fn ssthresh(&self) -> f64 {
+        self.inner.ssthresh()
+    }
+
+    fn on_ack(&mut self, ack: &AckEvent) {
+        let ev = self.measured(ack);
         self.inner.on_ack(&ev);
+    }
+
+    fn on_echoing_ack(&mut self, ack: &AckEvent) {
+        let ev = self.measured(ack);
+        self.inner.on_echoing_ack(&ev);
     }
 
     fn on_dupack(&mut self, now: Time) {
@@ -67,6 +78,10 @@ impl CongestionControl for Alt {
 
     fn on_timeout(&mut self, now: Time, inflight: u64) {
         self.inner.on_timeout(now, inflight)
+    }
+
+    fn on_ecn(&mut self, now: Time, inflight: u64) {
+        self.inner.on_ecn(now, inflight)
     }
 
     fn on_send(&mut self, now: Time, seq: u64, retransmit: bool, inflight: u64) {

@@ -14,6 +14,9 @@
 //! from before it. A timeout sets the window to one packet, also restored once the data outstanding at
 //! the timeout is acknowledged. Not modelled: Linux's long-term bandwidth (policer) estimate and the
 //! restart after idle (a flow here is never idle with data to send).
+//!
+//! ECN: ignored, as BBR v1 does: Linux's bbr sets the window itself (`cong_control`), so the kernel's CWR
+//! reduction never applies, and `bbr_ssthresh` leaves ssthresh as it was.
 
 use super::maxfilter::RoundMax;
 use super::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent, RateSample};
@@ -511,6 +514,9 @@ impl CongestionControl for Bbr {
         self.cwnd = 1.0;
     }
 
+    /// ECN-Echo changes nothing (module doc).
+    fn on_ecn(&mut self, _now: Time, _inflight: u64) {}
+
     fn paces(&self) -> bool {
         true
     }
@@ -571,6 +577,15 @@ mod tests {
         a.enter_probe_bw(0);
         b.enter_probe_bw(0);
         assert_eq!(a.cycle_index, b.cycle_index);
+    }
+
+    #[test]
+    fn ecn_changes_nothing() {
+        let mut b = bbr(1);
+        b.cwnd = 80.0;
+        let (w, rate) = (b.window(), b.pacing_rate);
+        b.on_ecn(0, 80);
+        assert_eq!((b.window(), b.pacing_rate, b.in_recovery), (w, rate, false));
     }
 
     #[test]

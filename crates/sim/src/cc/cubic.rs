@@ -134,6 +134,13 @@ impl Cubic {
         }
     }
 
+    fn note_rtt(&mut self, ack: &AckEvent) {
+        if let Some(r) = ack.rtt {
+            let r = secs(r);
+            self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
+        }
+    }
+
     fn reduce(&mut self) {
         let w = self.cwnd;
         self.w_max =
@@ -179,10 +186,7 @@ impl CongestionControl for Cubic {
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
-        if let Some(r) = ack.rtt {
-            let r = secs(r);
-            self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
-        }
+        self.note_rtt(ack);
         if ack.in_recovery {
             return;
         }
@@ -209,6 +213,20 @@ impl CongestionControl for Cubic {
         self.reduce();
         self.cwnd = 1.0;
         self.w_est = 0.0;
+    }
+
+    /// No growth on an ACK that echoes ECN: Linux runs no cong_avoid while in CWR; the RTT still counts.
+    fn on_echoing_ack(&mut self, ack: &AckEvent) {
+        self.note_rtt(ack);
+    }
+
+    /// ECN-Echo is a congestion event like a loss (RFC 9438 §4.6 with RFC 3168): W_max and the β
+    /// reduction as on a fast retransmit. The window never grows by it (the floor of two on ssthresh
+    /// would raise a window of one after a timeout).
+    fn on_ecn(&mut self, _now: Time, _inflight: u64) {
+        self.reduce();
+        self.cwnd = self.cwnd.min(self.ssthresh);
+        self.w_est = self.cwnd;
     }
 
     fn trace(&self) -> CcTrace {
@@ -270,6 +288,24 @@ mod tests {
             c.round_min,
             c.round_samples
         );
+    }
+
+    /// ECN-Echo reduces by beta as a loss does, without raising a window of one; an echoing ACK still
+    /// counts its RTT but grows nothing.
+    #[test]
+    fn ecn_is_a_beta_reduction_and_echoing_acks_do_not_grow() {
+        let p = algorithm("cubic").expect("registered").defaults();
+        let mut c = Cubic::new(&p, &FlowContext::new(100.0));
+        c.ssthresh = 50.0;
+        c.on_ecn(0, 100);
+        assert_eq!((c.cwnd, c.ssthresh, c.w_max), (70.0, 70.0, 100.0));
+        c.on_echoing_ack(&ack(1_000_000, 40, 1, 70));
+        assert_eq!((c.cwnd, c.min_rtt), (70.0, Some(0.04)));
+        c.on_ack(&ack(2_000_000, 40, 2, 70));
+        assert!(c.cwnd > 70.0, "an ordinary ACK grows again");
+        c.cwnd = 1.0;
+        c.on_ecn(3_000_000, 5);
+        assert_eq!((c.cwnd, c.ssthresh), (1.0, 2.0));
     }
 
     #[test]

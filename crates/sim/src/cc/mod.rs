@@ -11,8 +11,10 @@ pub mod registry;
 
 mod alt;
 pub mod bbr;
+pub mod copa;
 pub mod cubic;
 pub mod fast;
+pub mod ledbat;
 pub mod maxfilter;
 mod newreno;
 pub mod reno;
@@ -21,6 +23,9 @@ pub mod rttbased;
 #[cfg(test)]
 pub mod scripted;
 pub mod sctp;
+pub mod swift;
+pub mod tcp_lp;
+pub mod timely;
 pub mod vegas;
 
 pub use crate::model::params::{ParamKind, ParamSpec, ParamValue, Params};
@@ -147,6 +152,14 @@ pub trait CongestionControl {
     /// A new cumulative ACK arrived.
     fn on_ack(&mut self, ack: &AckEvent);
 
+    /// A new cumulative ACK that carries ECN-Echo arrived (flows with ECN only; after `on_ecn` if the
+    /// echo was answered). RFC 3168 §6.1.2: the window SHOULD NOT grow on it, as ns-2's TcpAgent does
+    /// not (no opencwnd()) and Linux does not while in CWR. The default takes it as any ACK, as ns-2's
+    /// FAST and Vegas agents and BBR do; Reno, NewReno and CUBIC hold the window.
+    fn on_echoing_ack(&mut self, ack: &AckEvent) {
+        self.on_ack(ack)
+    }
+
     /// A duplicate ACK arrived (before or during recovery).
     fn on_dupack(&mut self, _now: Time) {}
 
@@ -159,6 +172,15 @@ pub trait CongestionControl {
 
     /// The retransmission timer fired; `inflight` is what was in flight before it.
     fn on_timeout(&mut self, now: Time, inflight: u64);
+
+    /// The receiver echoed a CE mark (ECN-Echo, RFC 3168 §6.1.2); the transport calls this at most once
+    /// per window of data (`transport/sender/ecn.rs`), with what is in flight. The default reduces as for
+    /// a loss found by duplicate ACKs, with nothing to retransmit: `on_loss`, then at once
+    /// `on_recovery_exit`. Algorithms say in their own file what they do instead.
+    fn on_ecn(&mut self, now: Time, inflight: u64) {
+        self.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
+        self.on_recovery_exit(now, inflight);
+    }
 
     /// A packet left the sender (sequence number, whether it is a retransmission, packets in flight after it).
     fn on_send(&mut self, _now: Time, _seq: u64, _retransmit: bool, _inflight: u64) {}
@@ -271,11 +293,14 @@ pub struct FlowContext {
     pub initial_window: f64,
     /// Seed of the flow's own random stream (`Rng::stream(seed, ...)`), for algorithms that randomise.
     pub rng_seed: u64,
+    /// Links on the flow's forward path when it starts (Swift scales its target delay with it, as the
+    /// paper does with the hop count it reads from the TTL).
+    pub hops: u32,
 }
 
 impl FlowContext {
-    /// A context for tests and tools: 1000-byte packets with 40 bytes of headers, seed 1.
+    /// A context for tests and tools: 1000-byte packets with 40 bytes of headers, seed 1, one hop.
     pub fn new(initial_window: f64) -> FlowContext {
-        FlowContext { mss_bytes: 960, packet_bytes: 1000, initial_window, rng_seed: 1 }
+        FlowContext { mss_bytes: 960, packet_bytes: 1000, initial_window, rng_seed: 1, hops: 1 }
     }
 }

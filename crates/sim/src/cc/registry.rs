@@ -2,7 +2,10 @@
 
 use super::alt::Alt;
 use super::fast::{self, emfast, rrfast, vfast};
-use super::{bbr, cubic, newreno, reno, rttbased, sctp, vegas, CongestionControl, FlowContext};
+use super::{
+    bbr, copa, cubic, ledbat, newreno, reno, rttbased, sctp, swift, tcp_lp, timely, vegas, CongestionControl,
+    FlowContext,
+};
 use crate::model::params::{ParamKind, ParamSpec, Params};
 
 pub struct AlgorithmInfo {
@@ -112,6 +115,41 @@ static ALGORITHMS: &[AlgorithmInfo] = &[
         description: "BBR v1 (draft-cardwell-iccrg-bbr-congestion-control-00): paced at a gain x the max delivery rate, window 2 x BDP; Startup, Drain, ProbeBW gain cycle, ProbeRTT",
         param_groups: &[bbr::PARAMS],
         build: bbr::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "timely",
+        description: "TIMELY (Mittal et al. 2015): paced rate from the RTT gradient per completion event; thresholds T_low/T_high, hyperactive increase",
+        param_groups: &[timely::PARAMS],
+        build: timely::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "swift",
+        description: "Swift (Kumar et al. 2020): AIMD window towards a target delay scaled by window and hop count; windows below one packet paced",
+        param_groups: &[swift::PARAMS],
+        build: swift::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "ledbat",
+        description: "LEDBAT (RFC 6817): scavenger keeping its added queueing delay near TARGET (100 ms) from one-way delays (receiver timestamps); halves once per RTT on loss",
+        param_groups: &[ledbat::PARAMS],
+        build: ledbat::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "tcp-lp",
+        description: "TCP-LP (Kuzmanovic & Knightly 2003): low-priority Reno; a smoothed one-way delay above min + 0.15(max - min) halves cwnd, a second within 3 RTTs sets it to 1",
+        param_groups: &[tcp_lp::PARAMS],
+        build: tcp_lp::build,
+        ack_extra_bytes: 0,
+    },
+    AlgorithmInfo {
+        name: "copa",
+        description: "Copa (Arun and Balakrishnan, NSDI 2018): window towards the target rate 1/(delta x queueing delay) with a velocity, paced at 2 cwnd/RTTstanding; competitive mode (AIMD on 1/delta) when the queue stops emptying",
+        param_groups: &[copa::PARAMS],
+        build: copa::build,
         ack_extra_bytes: 0,
     },
 ];

@@ -76,11 +76,61 @@ impl CongestionControl for Reno {
         self.cwnd = 1.0;
     }
 
+    /// No growth on an ACK that echoes ECN (ns-2 TcpAgent::recv_newack_helper, tcp.cc:1478): Reno's ACK
+    /// does nothing else.
+    fn on_echoing_ack(&mut self, _ack: &AckEvent) {}
+
+    /// ECN-Echo (RFC 3168 §6.1.2): ssthresh and cwnd halve as on a fast retransmit, with nothing resent.
+    /// The window never grows by it: a window of one after a timeout stays one (halve()'s floor of two
+    /// would raise it; ns-2's slowdown() floors cwnd_ at 1).
+    fn on_ecn(&mut self, _now: Time, inflight: u64) {
+        self.ssthresh = halve(self.cwnd, inflight);
+        self.cwnd = self.cwnd.min(self.ssthresh);
+    }
+
     fn newreno_recovery(&self) -> bool {
         self.partial_ack_recovery
     }
 
     fn trace(&self) -> CcTrace {
         CcTrace::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::algorithm;
+
+    fn ack() -> AckEvent {
+        AckEvent {
+            now: 0,
+            rtt: Some(1),
+            acked: 1,
+            inflight_at_send: 1,
+            inflight: 10,
+            in_recovery: false,
+            snd_una: 1,
+            timestamps: None,
+            base_rtt: None,
+            rate: None,
+        }
+    }
+
+    /// ECN-Echo halves ssthresh and cwnd as a fast retransmit does (RFC 3168 §6.1.2), never raises a
+    /// window of one, and an echoing ACK grows nothing.
+    #[test]
+    fn ecn_halves_and_echoing_acks_hold_the_window() {
+        let a = algorithm("newreno").unwrap();
+        let mut r = Reno::new(&a.defaults(), &FlowContext::new(20.0), true);
+        r.on_ecn(0, 20);
+        assert_eq!((r.cwnd, r.ssthresh), (10.0, 10.0));
+        r.on_echoing_ack(&ack());
+        assert_eq!(r.cwnd, 10.0);
+        r.on_ack(&ack());
+        assert_eq!(r.cwnd, 10.1);
+        r.cwnd = 1.0;
+        r.on_ecn(0, 10);
+        assert_eq!((r.cwnd, r.ssthresh), (1.0, 2.0));
     }
 }

@@ -1,8 +1,9 @@
 //! A scripted path for unit tests: one FIFO bottleneck with an infinite buffer, a service time per packet
 //! and a propagation RTT that a test may change at any moment. It drives a controller directly, ACK by
-//! ACK, without the network simulator, so tests can watch every decision.
+//! ACK, without the network simulator, so tests can watch every decision. ACKs carry receiver timestamps
+//! (half the propagation each way, the queue on the forward trip) on a receiver clock `clock_offset` ahead.
 
-use super::{AckEvent, CongestionControl};
+use super::{AckEvent, AckTimestamps, CongestionControl};
 use crate::time::Time;
 use std::collections::VecDeque;
 
@@ -15,9 +16,11 @@ pub struct ScriptedPath<C: CongestionControl> {
     pub base_rtt: Time,
     /// Bottleneck service time per packet (1/μ).
     pub service: Time,
+    /// Receiver clock minus sender clock, nanoseconds (one-way-delay algorithms must not depend on it).
+    pub clock_offset: i64,
     last_departure: Time,
-    /// (ACK arrival time, send time, window in flight at send)
-    acks: VecDeque<(Time, Time, u32)>,
+    /// (ACK arrival time, send time, window in flight at send, arrival at the receiver)
+    acks: VecDeque<(Time, Time, u32, Time)>,
 }
 
 impl<C: CongestionControl> ScriptedPath<C> {
@@ -29,6 +32,7 @@ impl<C: CongestionControl> ScriptedPath<C> {
             nxt: 0,
             base_rtt,
             service,
+            clock_offset: 0,
             last_departure: 0,
             acks: VecDeque::new(),
         };
@@ -45,14 +49,18 @@ impl<C: CongestionControl> ScriptedPath<C> {
             let departure = self.last_departure.max(self.now) + self.service;
             self.last_departure = departure;
             let arrival = (departure + self.base_rtt).max(self.acks.back().map_or(0, |a| a.0));
-            self.acks.push_back((arrival, self.now, inflight as u32));
+            let at_receiver = departure + self.base_rtt / 2;
+            self.acks.push_back((arrival, self.now, inflight as u32, at_receiver));
             self.nxt += 1;
         }
     }
 
     /// Delivers the next ACK. Returns false if nothing is in flight.
     pub fn step(&mut self) -> bool {
-        let Some((arrival, sent, inflight_at_send)) = self.acks.pop_front() else { return false };
+        let Some((arrival, sent, inflight_at_send, at_receiver)) = self.acks.pop_front() else {
+            return false;
+        };
+        let rcv = at_receiver.wrapping_add(self.clock_offset as u64);
         self.now = arrival;
         self.una += 1;
         let ev = AckEvent {
@@ -63,7 +71,7 @@ impl<C: CongestionControl> ScriptedPath<C> {
             inflight: self.nxt - self.una,
             in_recovery: false,
             snd_una: self.una,
-            timestamps: None,
+            timestamps: Some(AckTimestamps { sent, rcv_arrival: rcv, rcv_leave: rcv, acked: arrival }),
             base_rtt: None,
             rate: None,
         };
@@ -81,5 +89,22 @@ impl<C: CongestionControl> ScriptedPath<C> {
         while self.acks.front().is_some_and(|a| a.0 <= t) {
             self.step();
         }
+    }
+}
+
+/// An ACK of `acked` packets at `now` with an RTT sample and nothing else, for tests that script the
+/// samples themselves.
+pub fn ack_event(now: Time, rtt: Time, acked: u64) -> AckEvent {
+    AckEvent {
+        now,
+        rtt: Some(rtt),
+        acked,
+        inflight_at_send: 1,
+        inflight: 1,
+        in_recovery: false,
+        snd_una: 0,
+        timestamps: None,
+        base_rtt: None,
+        rate: None,
     }
 }

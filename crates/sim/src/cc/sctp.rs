@@ -86,20 +86,10 @@ impl CongestionControl for Sctp {
 mod tests {
     use super::*;
     use crate::cc::algorithm;
+    use crate::cc::scripted::ack_event;
 
     fn ack(acked: u64) -> AckEvent {
-        AckEvent {
-            now: 0,
-            rtt: None,
-            acked,
-            inflight_at_send: 1,
-            inflight: 1,
-            in_recovery: false,
-            snd_una: 0,
-            timestamps: None,
-            base_rtt: None,
-            rate: None,
-        }
+        AckEvent { rtt: None, ..ack_event(0, 0, acked) }
     }
 
     #[test]

@@ -15,6 +15,8 @@ use crate::time::Time;
 pub enum Event {
     /// The head packet of a link direction's pipe reaches the next node.
     LinkArrival(u32),
+    /// A managed link direction's transmitter has sent its packet and takes the next (`net/managed.rs`).
+    LinkTransmit(u32),
     /// A flow's retransmission timer (checked lazily against the sender's deadline).
     Rto(u32),
     /// A flow's delayed-ACK timer.

@@ -4,6 +4,7 @@
 use super::params::Params;
 use super::transport::TransportConfig;
 use crate::time::Time;
+use std::sync::Arc;
 
 pub type NodeId = u32;
 
@@ -61,12 +62,89 @@ pub enum Trace {
 
 #[derive(Clone, Debug)]
 pub struct DirSpec {
+    /// The rate in bits per second; with a varying `capacity`, its long-run mean.
     pub bandwidth_bps: f64,
     pub delay: Time,
     pub buffer: Buffer,
     pub loss: f64,
     /// Deterministic drops: (flow index, data sequence number), first transmission only.
     pub drop_packets: Vec<(u32, u64)>,
+    /// The queue discipline (`queue`, `queue_params`).
+    pub queue: QueueSpec,
+    pub capacity: Capacity,
+}
+
+impl DirSpec {
+    /// Whether packets on this direction wait in a discipline and a transmitter takes them one by one
+    /// (`net/queue`), rather than leaving at times fixed on arrival (drop-tail at a fixed rate).
+    pub fn is_managed(&self) -> bool {
+        self.queue.kind != "droptail" || !matches!(self.capacity, Capacity::Fixed)
+    }
+}
+
+/// A direction's queue discipline: its name in the registry (`net/queue/registry.rs`) and its parameters,
+/// resolved against that discipline's schema.
+#[derive(Clone, Debug)]
+pub struct QueueSpec {
+    pub kind: &'static str,
+    pub params: Params,
+}
+
+impl QueueSpec {
+    pub fn droptail() -> QueueSpec {
+        QueueSpec { kind: "droptail", params: Params::default() }
+    }
+}
+
+/// How fast a direction's transmitter sends.
+#[derive(Clone, Debug)]
+pub enum Capacity {
+    /// `bandwidth_bps`, changed only by link events.
+    Fixed,
+    /// A packet-delivery trace (`bandwidth_trace`).
+    Trace(Arc<DeliveryTrace>),
+    /// Two rates the direction alternates between (`bandwidth_states`).
+    States(TwoStates),
+}
+
+/// Bytes each delivery opportunity of a trace lets through: mahimahi's MTU-sized opportunity.
+pub const OPPORTUNITY_BYTES: u32 = 1500;
+
+/// A mahimahi packet-delivery trace: delivery opportunities at given instants, repeating with `period`.
+#[derive(Clone, Debug)]
+pub struct DeliveryTrace {
+    /// The file it was read from, for messages and the summary.
+    pub file: String,
+    /// Each opportunity's offset from the start of its period, non-decreasing, all below or at `period`.
+    pub times: Vec<Time>,
+    /// The trace repeats after this long (its last timestamp, as mahimahi loops it).
+    pub period: Time,
+}
+
+impl DeliveryTrace {
+    /// The long-run mean rate in bits per second.
+    pub fn mean_bps(&self) -> f64 {
+        self.times.len() as f64 * OPPORTUNITY_BYTES as f64 * 8.0 / (self.period as f64 / 1e9)
+    }
+}
+
+/// A two-state (Gilbert-Elliott-like) capacity: the direction sends at `good_bps` for an exponentially
+/// distributed time of mean `mean_good`, then at `bad_bps` for one of mean `mean_bad`, and so on. It
+/// starts in the good state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TwoStates {
+    pub good_bps: f64,
+    pub bad_bps: f64,
+    pub mean_good: Time,
+    pub mean_bad: Time,
+}
+
+impl TwoStates {
+    /// The stationary mean rate.
+    pub fn mean_bps(&self) -> f64 {
+        let (g, b) = (self.mean_good as f64, self.mean_bad as f64);
+        (self.good_bps * g + self.bad_bps * b) / (g + b)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

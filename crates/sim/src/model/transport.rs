@@ -89,6 +89,9 @@ pub struct TransportConfig {
     /// ns-2 `partial_ack_` (Sack1 and FAST): a partial ACK sends two packets and restarts the timer
     /// only on the first partial ACK; false: it frees two packets of pipe and restarts the timer.
     pub partial_ack: bool,
+    /// The flow negotiated ECN (RFC 3168): its new data packets are ECN-capable, its receiver echoes CE
+    /// marks and its sender answers the echoes once per window (`transport/sender/ecn.rs`).
+    pub ecn: bool,
 }
 
 impl TransportConfig {
@@ -115,6 +118,7 @@ impl TransportConfig {
             recover_guard: RecoverGuard::Ns2, // bugFix_ true, ns-default.tcl:954
             sack: None,
             partial_ack: false, // partial_ack_ false, ns-default.tcl:989
+            ecn: false,         // ecn_ 0, ns-default.tcl:948; Linux requests ECN only with tcp_ecn = 1
         }
     }
 

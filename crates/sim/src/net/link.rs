@@ -1,4 +1,5 @@
 //! One direction of a duplex link: a serialising transmitter, a DropTail FIFO and a propagation pipe.
+//! (A direction with another queue discipline or a varying capacity is *managed*: `managed.rs`.)
 //!
 //! Departure times are computed when a packet is enqueued (a FIFO transmitter's schedule is fully
 //! determined by arrivals), so each packet costs one event per hop: its arrival at the next node. The pipe
@@ -8,7 +9,9 @@
 //! The buffer counts packets waiting for the transmitter, not the one being serialised (as ns-3 and the
 //! ns-2 DropTail queue in front of a link do).
 
+use super::managed::{Managed, Started};
 use super::packet::Packet;
+use super::packet::PacketKind;
 use super::ring::Ring;
 use crate::model::Buffer;
 use crate::rng::Rng;
@@ -32,7 +35,10 @@ pub struct InFlight {
 pub enum Enqueued {
     /// Accepted; if `Some(t)`, the caller must schedule this direction's arrival event at `t`.
     Accepted(Option<Time>),
-    /// Dropped at the queue (buffer full or link down); the caller releases the packet.
+    /// Dropped at the queue (buffer full or link down); the caller releases the packet. Also what a
+    /// managed direction answers, without counting a drop: the caller then offers the packet to it
+    /// (`managed.rs`). (A third variant cost the inline path ten instructions per hop: the two-variant
+    /// enum fits in a register pair with `Option`'s niche.)
     Dropped,
 }
 
@@ -41,7 +47,10 @@ pub struct LinkDir {
     pub delay: Time,
     pub buffer: Buffer,
     pub loss: f64,
-    pub up: bool,
+    up: bool,
+    /// Up and not managed: the one test `enqueue` makes before its FIFO (a managed direction is told
+    /// apart there rather than by the caller, so drop-tail hops pay no extra branch).
+    inline_fifo: bool,
     /// Deterministic drops (flow, seq), first transmissions only.
     pub drop_list: Vec<(u32, u64)>,
     rng: Rng,
@@ -66,6 +75,9 @@ pub struct LinkDir {
     /// loading a flag); 0 otherwise.
     pub event_tag: u32,
     pub stats: LinkStats,
+    /// The queue discipline and transmitter of a managed direction (`managed.rs`); None for drop-tail at
+    /// a fixed rate, whose departures are fixed on arrival.
+    managed: Option<Box<Managed>>,
 }
 
 /// Counters for the summary and the time series. Time integrals are in nanoseconds.
@@ -89,6 +101,7 @@ impl LinkDir {
             buffer,
             loss,
             up: true,
+            inline_fifo: true,
             drop_list: Vec::new(),
             rng,
             busy_until: 0,
@@ -101,7 +114,29 @@ impl LinkDir {
             event_pending: false,
             event_tag: 0,
             stats: LinkStats::default(),
+            managed: None,
         }
+    }
+
+    /// Makes this direction managed: packets wait in `managed`'s discipline.
+    pub fn manage(&mut self, managed: Managed) {
+        self.managed = Some(Box::new(managed));
+        self.inline_fifo = false;
+    }
+
+    pub fn is_up(&self) -> bool {
+        self.up
+    }
+
+    /// Brings the direction back up after `take_down`.
+    pub fn bring_up(&mut self) {
+        self.up = true;
+        self.inline_fifo = self.managed.is_none();
+    }
+
+    /// The discipline and transmitter of a managed direction.
+    pub fn managed(&self) -> Option<&Managed> {
+        self.managed.as_deref()
     }
 
     /// Number of the first ring entry that has not started transmission at `now`.
@@ -124,6 +159,9 @@ impl LinkDir {
 
     /// Packets waiting for the transmitter at `now`.
     pub fn queue_pkts(&self, now: Time) -> u64 {
+        if let Some(m) = &self.managed {
+            return m.waiting_packets();
+        }
         self.ring.tail() - self.first_waiting(now)
     }
 
@@ -147,9 +185,8 @@ impl LinkDir {
     #[inline]
     pub fn enqueue(&mut self, now: Time, pkt: &Packet, deterministic_drop: bool) -> Enqueued {
         let size = pkt.size;
-        if !self.up {
-            self.stats.queue_drops += 1;
-            return Enqueued::Dropped;
+        if !self.inline_fifo {
+            return self.not_inline();
         }
         let will_wait = self.busy_until > now;
         let mut queued_after = 0;
@@ -199,6 +236,34 @@ impl LinkDir {
         }
     }
 
+    /// `enqueue` on a direction that is down or managed.
+    #[cold]
+    #[inline(never)]
+    fn not_inline(&mut self) -> Enqueued {
+        if self.managed.is_none() {
+            self.stats.queue_drops += 1;
+        }
+        Enqueued::Dropped
+    }
+
+    /// Appends a packet whose transmission is scheduled (`start`, `finish` set) to the ring, filling in
+    /// its arrival time and cumulative bytes, and counts it. Returns its arrival time.
+    #[inline(always)]
+    fn put_on_wire(&mut self, mut e: InFlight) -> Time {
+        let size = e.pkt.size as u64;
+        self.busy_until = e.finish;
+        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
+        e.arrive = (e.finish + self.delay).max(self.last_arrive);
+        self.last_arrive = e.arrive;
+        self.bytes_accepted += size;
+        e.cum_bytes = self.bytes_accepted;
+        self.stats.pkts_sent += 1;
+        self.stats.bits_sent += size * 8;
+        self.stats.busy_ns += (e.finish - e.start) as u128;
+        self.ring.push_back(e);
+        e.arrive
+    }
+
     /// The head packet if it has arrived by `now`, with whether the loss model dropped it: what the
     /// event loop needs, copied once (the ring entry's timing fields stay behind).
     #[inline]
@@ -232,8 +297,9 @@ impl LinkDir {
         self.ring.front().map(|e| e.arrive)
     }
 
+    /// Packets this direction holds: on the wire, and waiting in a managed direction's discipline.
     pub fn in_flight(&self) -> usize {
-        self.ring.len()
+        self.ring.len() + self.managed.as_ref().map_or(0, |m| m.waiting_packets() as usize)
     }
 
     /// Packet slots allocated for the ring.
@@ -293,6 +359,7 @@ impl LinkDir {
     /// Takes the link down: everything queued or on the wire is lost. Returns the dropped packets.
     pub fn take_down(&mut self, now: Time) -> Vec<Packet> {
         self.up = false;
+        self.inline_fifo = false;
         let mut dropped = Vec::with_capacity(self.ring.len());
         while let Some(e) = self.ring.pop_back() {
             let unserved = e.finish - e.start.max(now).min(e.finish);
@@ -310,7 +377,73 @@ impl LinkDir {
         self.busy_until = now;
         self.last_arrive = now;
         dropped.reverse();
+        if let Some(m) = &mut self.managed {
+            let waiting = m.drain();
+            self.stats.queue_drops += waiting.len() as u64;
+            dropped.extend(waiting);
+        }
         dropped
+    }
+
+    /// A packet arrives at a managed direction at `now`: the discipline keeps or drops it, and an idle
+    /// transmitter starts.
+    pub fn offer(&mut self, now: Time, pkt: &Packet) -> Started {
+        let mut out = Started::default();
+        let up = self.up;
+        let m = self.managed.as_mut().expect("offer on a managed direction");
+        if !up {
+            self.stats.queue_drops += 1;
+            out.drops += 1;
+            return out;
+        }
+        let (kept, evicted) = m.enqueue(now, *pkt);
+        let dropped = evicted + u32::from(!kept);
+        self.stats.queue_drops += dropped as u64;
+        out.drops += dropped;
+        if !kept {
+            return out;
+        }
+        if m.transmitter_idle() {
+            self.start_next(now, &mut out);
+        }
+        let waiting = self.managed.as_ref().map_or(0, |m| m.waiting_packets());
+        self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(waiting);
+        out
+    }
+
+    /// The transmit event of a managed direction is due at `now`: the packet in service has left, the
+    /// next one starts. A stale event (its packet was dropped when the link went down) does nothing.
+    pub fn transmitter_free(&mut self, now: Time) -> Started {
+        let mut out = Started::default();
+        if self.managed.as_mut().is_some_and(|m| m.transmit_due(now)) {
+            self.start_next(now, &mut out);
+        }
+        out
+    }
+
+    /// Takes the next packet from a managed direction's discipline and puts it on the wire.
+    fn start_next(&mut self, now: Time, out: &mut Started) {
+        let m = self.managed.as_mut().expect("managed direction");
+        let (next, dropped) = m.take_next(now, self.bps);
+        self.stats.queue_drops += dropped as u64;
+        out.drops += dropped;
+        let Some((w, finish)) = next else { return };
+        out.transmit = Some(finish);
+        let p = w.pkt;
+        let deterministic = p.kind == PacketKind::Data
+            && !p.retransmit
+            && !self.drop_list.is_empty()
+            && self.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
+        let lost = deterministic || self.rng.bernoulli(self.loss);
+        if lost {
+            self.stats.loss_drops += 1;
+        }
+        self.stats.wait_ns += (now - w.since) as u128;
+        let arrive = self.put_on_wire(InFlight { start: now, finish, arrive: 0, cum_bytes: 0, lost, pkt: p });
+        if !self.event_pending {
+            self.event_pending = true;
+            out.arrival = Some(arrive);
+        }
     }
 
     /// Removes the part of busy time and waiting time that lies after `end`, so run totals cover [0, end].
@@ -331,6 +464,9 @@ impl LinkDir {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Params;
+    use crate::net::capacity::Server;
+    use crate::net::queue::{droptail, QueueContext};
 
     /// A packet told apart by its sequence number.
     fn pkt(seq: u64, size: u32) -> Packet {
@@ -397,5 +533,61 @@ mod tests {
         assert_eq!(dropped, vec![0, 1, 2]);
         assert!(matches!(l.enqueue(600_000, &pkt(4, 1000), false), Enqueued::Dropped));
         assert_eq!(l.in_flight(), 0);
+    }
+
+    /// A 8 Mbps direction with 10 ms of propagation and a 5-packet buffer.
+    fn direction_managed_or_not(managed: bool) -> LinkDir {
+        let mut l = LinkDir::new(8e6, 10_000_000, Buffer::Packets(5), 0.0, Rng::stream(1, "l"));
+        if managed {
+            let ctx = QueueContext {
+                buffer: Buffer::Packets(5),
+                bps: 8e6,
+                delay: 10_000_000,
+                mtu: 1000,
+                rng: Rng::stream(1, "q"),
+            };
+            l.manage(Managed::new(droptail::build(&Params::default(), &ctx), Server::Fixed, "droptail"));
+        }
+        l
+    }
+
+    /// Drop-tail through the managed path sends every packet when the inline path does: same drops, same
+    /// arrival times, over random arrivals that fill and drain the buffer.
+    #[test]
+    fn managed_drop_tail_matches_the_inline_fifo() {
+        let (mut inline, mut managed) = (direction_managed_or_not(false), direction_managed_or_not(true));
+        let mut rng = Rng::stream(7, "arrivals");
+        let mut transmit: Option<Time> = None;
+        let (mut t, mut drops_inline, mut drops_managed) = (0, 0, 0);
+        let (mut out_inline, mut out_managed) = (Vec::new(), Vec::new());
+        for seq in 0..5000u64 {
+            t += (rng.exponential(900_000.0)) as Time;
+            let p = Packet { seq, size: 500 + (rng.next_u64() % 1000) as u32, ..Packet::EMPTY };
+            // The managed transmitter's events due by now run first, as the event queue would run them.
+            while let Some(due) = transmit.filter(|&d| d <= t) {
+                transmit = managed.transmitter_free(due).transmit;
+            }
+            if matches!(inline.enqueue(t, &p, false), Enqueued::Dropped) {
+                drops_inline += 1;
+            }
+            let s = managed.offer(t, &p);
+            drops_managed += s.drops;
+            transmit = transmit.or(s.transmit);
+            for (l, out) in [(&mut inline, &mut out_inline), (&mut managed, &mut out_managed)] {
+                while let Some(a) = l.next_arrival().filter(|&a| a <= t) {
+                    out.push((l.pop_arrived_packet(a).unwrap().0.seq, a));
+                }
+            }
+        }
+        assert!(drops_inline > 100, "the buffer must overflow sometimes: {drops_inline}");
+        assert_eq!(drops_inline, drops_managed);
+        assert_eq!(out_inline, out_managed);
+        assert_eq!(inline.stats.max_queue_pkts, managed.stats.max_queue_pkts);
+        // The managed direction counts a packet's wait when it starts: let the last ones start.
+        while let Some(due) = transmit {
+            transmit = managed.transmitter_free(due).transmit;
+        }
+        assert_eq!(inline.stats.wait_ns, managed.stats.wait_ns);
+        assert_eq!(inline.stats.busy_ns, managed.stats.busy_ns);
     }
 }

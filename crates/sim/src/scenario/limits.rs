@@ -46,6 +46,7 @@ pub fn series_count(sc: &Scenario) -> (u64, u64) {
                 packet_bytes: sc.packet_size,
                 initial_window: f.transport.initial_window,
                 rng_seed: 0,
+                hops: (f.path.len().saturating_sub(1)) as u32,
             };
             (FLOW_METRICS.len()
                 + crate::cc::build_controller(f.algorithm, &f.params, &ctx).extra_metrics().len())

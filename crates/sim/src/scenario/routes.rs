@@ -1,7 +1,10 @@
 //! Routing over the scenario's graph: checking explicit node lists and finding the default route (least
 //! total one-way propagation delay in the direction of travel, ties broken by hop count, then by node order).
+//! With `routing = "ecmp"` the cost is the same (delay, then hops), but among the paths of least cost a
+//! flow takes the one its hash picks, hop by hop (`ecmp_path`).
 
 use crate::model::{LinkSpec, NodeId};
+use crate::rng::keyed_hash;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -64,5 +67,64 @@ impl Graph {
                 Some(path)
             })
             .collect()
+    }
+
+    /// The least cost (total delay, hops) from every node to `dst` along the directions of travel (None
+    /// where `dst` cannot be reached).
+    pub fn costs_to(&self, dst: NodeId, links: &[LinkSpec]) -> Vec<Option<(u64, u32)>> {
+        let mut best: Vec<Option<(u64, u32)>> = vec![None; self.adj.len()];
+        let mut heap = BinaryHeap::new();
+        best[dst as usize] = Some((0, 0));
+        heap.push(Reverse((0u64, 0u32, dst)));
+        while let Some(Reverse((d, h, v))) = heap.pop() {
+            if best[v as usize] != Some((d, h)) {
+                continue;
+            }
+            // `dir` is v -> u's direction; the packet travels u -> v on the other one.
+            for &(u, l, dir) in &self.adj[v as usize] {
+                let cand = (d.saturating_add(links[l as usize].dir[1 - dir as usize].delay), h + 1);
+                if best[u as usize].is_none_or(|b| cand < b) {
+                    best[u as usize] = Some(cand);
+                    heap.push(Reverse((cand.0, cand.1, u)));
+                }
+            }
+        }
+        best
+    }
+
+    /// One least-cost path from `src` to the node `costs` leads to (`costs_to`): at each node the next hop
+    /// is one of the neighbours on a least-cost path, in node order, chosen by a hash of `seed`, `label`
+    /// (the flow's id) and the node. Deterministic; flows with different labels spread over the choices.
+    pub fn ecmp_path(
+        &self,
+        src: NodeId,
+        costs: &[Option<(u64, u32)>],
+        links: &[LinkSpec],
+        seed: u64,
+        label: &str,
+    ) -> Option<Vec<NodeId>> {
+        let mut cur_cost = costs[src as usize]?;
+        let mut path = vec![src];
+        let mut u = src;
+        let mut next = Vec::new();
+        while cur_cost.1 > 0 {
+            next.clear();
+            for &(v, l, dir) in &self.adj[u as usize] {
+                let Some((d, h)) = costs[v as usize] else { continue };
+                let step = (d.saturating_add(links[l as usize].dir[dir as usize].delay), h + 1);
+                if step == cur_cost {
+                    next.push(v);
+                }
+            }
+            let pick = match next.len() {
+                0 => return None,
+                1 => next[0],
+                n => next[(keyed_hash(seed, label, u as u64) % n as u64) as usize],
+            };
+            u = pick;
+            cur_cost = costs[u as usize]?;
+            path.push(u);
+        }
+        Some(path)
     }
 }

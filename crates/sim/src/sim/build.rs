@@ -6,8 +6,11 @@ use super::{dir_index, Guard, PacketCounts, Simulation};
 use crate::cc::FlowContext;
 use crate::engine::{Event, EventQueue};
 use crate::measure::Recorder;
+use crate::model::DirSpec;
 use crate::model::{EventKind, NodeId, Scenario};
-use crate::net::{LinkDir, Routes};
+use crate::net::capacity::Server;
+use crate::net::queue::{queue_discipline, QueueContext};
+use crate::net::{LinkDir, Managed, Routes};
 use crate::rng::Rng;
 use crate::scenario::routes::Graph;
 use crate::transport::{Flow, Sender, Source};
@@ -20,6 +23,21 @@ fn route_dirs(graph: &Graph, path: &[NodeId]) -> Vec<u32> {
             dir_index(l, d)
         })
         .collect()
+}
+
+/// The queue discipline and transmitter of a managed direction, each with its own random stream.
+fn managed_parts(spec: &DirSpec, seed: u64, mtu: u32, label: &str) -> Managed {
+    let info = queue_discipline(spec.queue.kind).expect("the scenario layer checked the discipline's name");
+    let ctx = QueueContext {
+        buffer: spec.buffer,
+        bps: spec.bandwidth_bps,
+        delay: spec.delay,
+        mtu,
+        rng: Rng::stream(seed, &format!("{label}:queue")),
+    };
+    let qdisc = (info.build)(&spec.queue.params, &ctx);
+    let server = Server::new(&spec.capacity, Rng::stream(seed, &format!("{label}:capacity")));
+    Managed::new(qdisc, server, info.name)
 }
 
 impl Simulation {
@@ -38,6 +56,9 @@ impl Simulation {
                 );
                 dir.drop_list = spec.drop_packets.clone();
                 dir.drop_list.sort_unstable();
+                if spec.is_managed() {
+                    dir.manage(managed_parts(spec, scenario.seed, scenario.packet_size, &label));
+                }
                 links.push(dir);
             }
         }
@@ -53,6 +74,7 @@ impl Simulation {
                 packet_bytes: scenario.packet_size,
                 initial_window: f.transport.initial_window,
                 rng_seed: Rng::stream(scenario.seed, &format!("cc:{}", f.id)).next_u64(),
+                hops: (f.path.len().saturating_sub(1)) as u32,
             };
             let cc = crate::cc::build_controller(f.algorithm, &f.params, &ctx);
             let limit = f.bytes.map(|b| b.div_ceil((scenario.packet_size - scenario.header_size) as u64));

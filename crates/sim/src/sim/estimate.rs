@@ -79,6 +79,9 @@ struct Dir {
     loss: f64,
     up: bool,
     buffer_pkts: f64,
+    /// Events per packet crossing it: one (its arrival at the next node), two on a managed direction
+    /// (its transmitter's event as well, `net/managed.rs`).
+    hop_events: f64,
 }
 
 /// Link directions (`dir_index`) along a node path.
@@ -208,6 +211,7 @@ pub fn estimate(sc: &Scenario) -> Estimate {
                 Buffer::Packets(n) => n as f64,
                 Buffer::Bytes(b) => b as f64 / sc.packet_size as f64,
             },
+            hop_events: if d.is_managed() { 2.0 } else { 1.0 },
         })
         .collect();
     let mut fwd: Vec<Vec<usize>> = sc.flows.iter().map(|f| dirs_of(&graph, &f.path)).collect();
@@ -309,7 +313,7 @@ pub fn estimate(sc: &Scenario) -> Estimate {
             for &d in &src_paths[s] {
                 let fits = if offered[d] > 0.0 { (capacity[d] / offered[d]).min(1.0) } else { 1.0 };
                 share = share.min(fits);
-                stretch += sent * share;
+                stretch += sent * share * dirs[d].hop_events;
                 left[d] -= demand[s] * share;
                 let excess = (offered[d] - capacity[d]).max(0.0) * dt / bits;
                 peak_queue[d] = peak_queue[d].max(excess.min(dirs[d].buffer_pkts));
@@ -352,11 +356,11 @@ pub fn estimate(sc: &Scenario) -> Estimate {
             let a = if f.transport.delayed_ack { pkts / 2.0 } else { pkts };
             data += pkts;
             acks += a;
-            stretch += pkts * fwd[i].len() as f64;
+            stretch += pkts * fwd[i].iter().map(|&d| dirs[d].hop_events).sum::<f64>();
             let mut share = 1.0f64;
             for &d in &rev[i] {
                 share = share.min(ack_fits[d]);
-                stretch += a * share;
+                stretch += a * share * dirs[d].hop_events;
             }
             if paced[i] {
                 stretch += pkts;

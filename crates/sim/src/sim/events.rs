@@ -6,7 +6,7 @@ use super::lazy_timer::{self, Fired};
 use super::{dir_index, Simulation};
 use crate::engine::Event;
 use crate::model::EventKind;
-use crate::net::{Enqueued, Packet, PacketKind};
+use crate::net::{Enqueued, Packet, PacketKind, Started};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
 use crate::transport::sack::SACK_BLOCK_BYTES;
@@ -43,7 +43,7 @@ pub(super) const TRACED_LINK: u32 = 1 << 31;
 /// The data packet a sender's transmit request becomes.
 #[inline(always)]
 pub(super) fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packet {
-    Packet {
+    let mut p = Packet {
         kind: PacketKind::Data,
         owner: f,
         route: fl.fwd_route,
@@ -56,13 +56,22 @@ pub(super) fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packe
         inflight_at_send: tx.inflight_at_send,
         rcv_arrival: 0,
         rcv_leave: 0,
+        ecn: 0,
+    };
+    // One test for flows without ECN, after the packet is built so that its zero fields are still
+    // written together.
+    if fl.ecn {
+        std::hint::cold_path();
+        p.ecn = fl.sender.ecn_bits(tx);
     }
+    p
 }
 
 impl Simulation {
     pub(super) fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::LinkArrival(d) => self.on_link_arrival(d),
+            Event::LinkTransmit(d) => self.on_link_transmit(d),
             Event::Rto(f) => self.on_rto(f),
             Event::DelayedAck(f) => self.on_delayed_ack(f),
             Event::CcTick(f) => self.on_cc_tick(f),
@@ -114,7 +123,40 @@ impl Simulation {
         match link.enqueue(self.now, p, det_drop) {
             Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d | link.event_tag)),
             Enqueued::Accepted(None) => {}
-            Enqueued::Dropped => self.drop_packet(),
+            Enqueued::Dropped => self.dropped_or_managed(d, p),
+        }
+    }
+
+    /// A packet the inline FIFO did not take: dropped, or offered to a managed direction (a queue
+    /// discipline other than drop-tail, or a varying capacity).
+    #[cold]
+    #[inline(never)]
+    fn dropped_or_managed(&mut self, d: u32, p: &Packet) {
+        if self.links[d as usize].managed().is_none() {
+            return self.drop_packet();
+        }
+        let started = self.links[d as usize].offer(self.now, p);
+        self.after_managed(d, started);
+    }
+
+    /// A managed direction's transmitter is free. Out of line, so that the drop-tail hops' dispatch stays
+    /// as it was.
+    #[cold]
+    #[inline(never)]
+    fn on_link_transmit(&mut self, d: u32) {
+        let started = self.links[d as usize].transmitter_free(self.now);
+        self.after_managed(d, started);
+    }
+
+    /// Schedules and counts what a managed direction's `offer` or `transmitter_free` asked for.
+    fn after_managed(&mut self, d: u32, started: Started) {
+        self.counts.dropped += started.drops as u64;
+        if let Some(t) = started.arrival {
+            let tag = self.links[d as usize].event_tag;
+            self.queue.schedule(t, Event::LinkArrival(d | tag));
+        }
+        if let Some(t) = started.transmit {
+            self.queue.schedule(t, Event::LinkTransmit(d));
         }
     }
 
@@ -200,6 +242,7 @@ impl Simulation {
             inflight_at_send: 1,
             rcv_arrival: 0,
             rcv_leave: 0,
+            ecn: 0,
         };
         if fl.traced {
             self.trace_sent(f, &syn);
@@ -226,6 +269,7 @@ impl Simulation {
             inflight_at_send: 1,
             rcv_arrival: now.wrapping_add(fl.rcv_clock_offset as u64),
             rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
+            ecn: 0,
         });
     }
 
@@ -240,7 +284,13 @@ impl Simulation {
             retransmit: p.retransmit,
             arrival: now,
         };
-        let decision = fl.receiver.on_data(now, p.seq, p.size, echo);
+        // Only data of a flow with ECN carries ECN bits: one test for every other flow.
+        let decision = if p.ecn == 0 {
+            fl.receiver.on_data(now, p.seq, p.size, echo)
+        } else {
+            std::hint::cold_path();
+            fl.receiver.on_data_ecn(now, p.seq, p.size, echo, p.ecn)
+        };
         fl.app.on_arrival(p.seq, p.first_sent, now);
         if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {
             fl.received_all_at = Some(now);
@@ -279,6 +329,7 @@ impl Simulation {
             // negative offsets exact); ALT must work without knowing it.
             rcv_arrival: echo.arrival.wrapping_add(fl.rcv_clock_offset as u64),
             rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
+            ecn: fl.receiver.ece,
         });
     }
 
@@ -294,8 +345,8 @@ impl Simulation {
         self.after_sender(p.owner);
     }
 
-    /// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial)
-    /// or of a traced flow (written before the sender reacts to it).
+    /// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial),
+    /// of a traced flow (written before the sender reacts to it) or of a flow with ECN (it may echo CE).
     #[cold]
     #[inline(never)]
     fn on_ack_out_of_line(&mut self, p: &Packet) {
@@ -306,7 +357,14 @@ impl Simulation {
             self.trace_received(p.owner, p, b.as_slice());
         }
         let input = ack_input(p);
-        self.flows[p.owner as usize].sender.on_ack(now, &input, b.as_slice());
+        let s = &mut self.flows[p.owner as usize].sender;
+        // Only ACKs of flows with ECN may carry the echo (its only bit).
+        if p.ecn != 0 {
+            std::hint::cold_path();
+            s.on_ack_echoing(now, &input, b.as_slice());
+        } else {
+            s.on_ack(now, &input, b.as_slice());
+        }
     }
 
     /// Transmits what the sender queued and keeps its RTO event scheduled. Every event that changes a
@@ -411,6 +469,7 @@ impl Simulation {
                 inflight_at_send: 0,
                 rcv_arrival: 0,
                 rcv_leave: 0,
+                ecn: 0,
             });
         }
     }
@@ -456,7 +515,7 @@ impl Simulation {
                         self.links[di].loss = p;
                     }
                     match up {
-                        Some(false) if self.links[di].up => {
+                        Some(false) if self.links[di].is_up() => {
                             if self.links[di].event_tag != 0 {
                                 self.trace_on_wire(di as u32);
                             }
@@ -464,7 +523,7 @@ impl Simulation {
                                 self.drop_packet();
                             }
                         }
-                        Some(true) => self.links[di].up = true,
+                        Some(true) => self.links[di].bring_up(),
                         _ => {}
                     }
                 }

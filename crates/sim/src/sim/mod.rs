@@ -7,6 +7,7 @@ mod budget;
 mod build;
 mod estimate;
 mod events;
+pub mod fct;
 mod lazy_timer;
 mod result;
 mod summary;

@@ -74,7 +74,7 @@ fn flow_json(fl: &Flow, spec: &FlowSpec, end: Time) -> (Value, f64) {
     let cwnd_time = s.stats.cwnd_since.min(end).saturating_sub(fl.start);
     let mean_cwnd =
         if cwnd_time > 0 && s.started { s.stats.cwnd_integral / cwnd_time as f64 } else { s.cc.window() };
-    let row = json!({
+    let mut row = json!({
         "id": spec.id,
         "algorithm": spec.algorithm,
         "throughput_bps": throughput,
@@ -103,6 +103,12 @@ fn flow_json(fl: &Flow, spec: &FlowSpec, end: Time) -> (Value, f64) {
             .collect::<Vec<_>>(),
         "params": spec.params.to_json(),
     });
+    // Only flows with ECN have these, so every other row stays as it was.
+    if let (Some(e), Value::Object(o)) = (s.ecn(), &mut row) {
+        o.insert("ecn_ce_received".into(), json!(fl.receiver.ce_received));
+        o.insert("ecn_echoes".into(), json!(e.echoes));
+        o.insert("ecn_reductions".into(), json!(e.reductions));
+    }
     (row, throughput)
 }
 
@@ -118,7 +124,7 @@ fn links_json(sim: &Simulation, end: Time) -> Vec<Value> {
         let (id, dir) = link_dir_name(sc, d as u32);
         let (busy, wait) = l.clip_stats(end);
         let span = end.max(1) as f64;
-        links.push(json!({
+        let mut row = json!({
             "id": id,
             "direction": dir,
             "utilization": busy as f64 / span,
@@ -129,7 +135,16 @@ fn links_json(sim: &Simulation, end: Time) -> Vec<Value> {
             "loss_drops": st.loss_drops,
             "pkts_sent": st.pkts_sent,
             "bandwidth_bps": l.bps,
-        }));
+        });
+        // Only managed directions have these, so drop-tail runs keep the rows they always had.
+        if let (Some(m), Value::Object(o)) = (l.managed(), &mut row) {
+            let c = m.counters();
+            o.insert("queue".into(), json!(m.kind));
+            o.insert("aqm_drops".into(), json!(c.early_drops));
+            o.insert("overflow_drops".into(), json!(c.overflow_drops));
+            o.insert("ecn_marks".into(), json!(c.marks));
+        }
+        links.push(row);
     }
     links
 }
@@ -212,6 +227,10 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
     summary["links"] = Value::Array(links_json(sim, end));
     summary["traffic"] = Value::Array(traffic_json(sim, end));
     summary["pcap"] = Value::Array(pcap_json(sim, outcome));
+    // Additive: only runs with a finite flow have it, so other summaries stay byte for byte as they were.
+    if let Some(fct) = super::fct::fct_json(&sim.flows, sc, end) {
+        summary["fct"] = fct;
+    }
     summary
 }
 

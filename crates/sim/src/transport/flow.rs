@@ -31,9 +31,11 @@ pub struct Flow {
     pub sack_log: Option<Box<SackLog>>,
     /// The flow's sender side is traced (`measure/pcap`): what it sends and receives is written out.
     pub traced: bool,
-    /// ACKs reaching the sender take the out-of-line path: they have SACK blocks to read or go to a trace.
-    /// One flag, so that the common path tests one thing.
+    /// ACKs reaching the sender take the out-of-line path: they have SACK blocks to read, go to a trace
+    /// or may carry ECN-Echo. One flag, so that the common path tests one thing.
     pub ack_out_of_line: bool,
+    /// The flow negotiated ECN: its data packets take their ECN bits from the sender.
+    pub ecn: bool,
 }
 
 /// The receiver's counters at the end of the flow's active time: at `stop`, or at the arrival that
@@ -63,7 +65,8 @@ impl Flow {
             Box::new(SackLog::default())
         });
         Flow {
-            ack_out_of_line: sack_log.is_some(),
+            ack_out_of_line: sack_log.is_some() || spec.transport.ecn,
+            ecn: spec.transport.ecn,
             traced: false,
             sack_log,
             sender,

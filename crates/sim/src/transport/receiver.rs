@@ -1,9 +1,11 @@
 //! The receiving side: cumulative ACKs, an out-of-order buffer, in-order delivery accounting and optional
 //! delayed ACKs (off by default, as in ns-2's TCPSink; on, it ACKs every second in-order packet or when the
-//! delayed-ACK timer expires, and at once for anything out of order, RFC 5681 §4.2).
+//! delayed-ACK timer expires, and at once for anything out of order, RFC 5681 §4.2), and the echo of
+//! ECN marks (RFC 3168 §6.1.3).
 
 use super::deque::shrink_when_mostly_empty;
 use super::sack::{SackBlocks, Sacker};
+use crate::net::packet::{CE, CWR, ECE};
 use crate::time::Time;
 use std::collections::VecDeque;
 
@@ -38,6 +40,10 @@ pub struct Receiver {
     pub data_pkts: u64,
     pub data_bits: u64,
     pub duplicate_pkts: u64,
+    /// ECE while a CE mark waits for the sender's CWR, else 0: the ECN bits of every ACK sent.
+    pub ece: u8,
+    /// Data packets that arrived marked CE.
+    pub ce_received: u64,
     /// SACK block generation (ns-2 Agent/TCPSink/Sack1), only for flows with `sack` on.
     sacker: Option<Box<SackState>>,
 }
@@ -64,6 +70,8 @@ impl Receiver {
             data_pkts: 0,
             data_bits: 0,
             duplicate_pkts: 0,
+            ece: 0,
+            ce_received: 0,
             sacker: None,
         }
     }
@@ -173,6 +181,32 @@ impl Receiver {
         }
     }
 
+    /// `on_data` for a data packet with ECN bits (only flows with ECN send any). CWR ends the echo, then
+    /// CE starts it (so a packet with both keeps it on, as Linux orders them); CE on a packet below the
+    /// cumulative ACK is counted but not echoed (RFC 3168 §6.1.5: SHOULD ignore). A marked packet is
+    /// acknowledged at once, which RFC 3168 leaves open: Linux's quick ACK on CE, so that a sender with a
+    /// small window learns of the mark without waiting for the delayed-ACK timer.
+    #[inline(never)]
+    pub fn on_data_ecn(&mut self, now: Time, seq: u64, size: u32, echo: Echo, bits: u8) -> AckDecision {
+        if bits & CWR != 0 {
+            self.ece = 0;
+        }
+        let marked = bits & CE != 0;
+        if marked {
+            self.ce_received += 1;
+            if seq >= self.rcv_nxt {
+                self.ece = ECE;
+            }
+        }
+        let decision = self.on_data(now, seq, size, echo);
+        if !marked {
+            return decision;
+        }
+        self.unacked_in_order = 0;
+        self.delack_deadline = None;
+        AckDecision::Now
+    }
+
     /// The delayed-ACK timer fired: if an ACK is still owed, it is due now.
     pub fn on_delack_timer(&mut self, now: Time) -> bool {
         match self.delack_deadline {
@@ -216,6 +250,35 @@ mod tests {
         assert_eq!(r.buffered_out_of_order(), 0);
         r.on_data(0, 3, 1000, e);
         assert_eq!(r.duplicate_pkts, 1);
+    }
+
+    #[test]
+    fn ce_is_echoed_until_cwr_and_acknowledged_at_once() {
+        use crate::net::packet::ECT;
+        let mut r = Receiver::new(true, 100);
+        let e = Echo::default();
+        let data = |r: &mut Receiver, t: Time, seq: u64, bits: u8| r.on_data_ecn(t, seq, 1000, e, bits);
+        assert_eq!(data(&mut r, 0, 0, ECT), AckDecision::Delay(100));
+        assert_eq!(r.ece, 0);
+        // A CE packet that would have waited for the timer is acknowledged at once, with ECE.
+        assert_eq!(data(&mut r, 10, 1, ECT | CE), AckDecision::Now);
+        assert_eq!((r.ece, r.ce_received, r.delack_deadline), (ECE, 1, None));
+        // Unmarked packets keep the echo until one carries CWR.
+        assert_eq!(data(&mut r, 20, 2, ECT), AckDecision::Delay(120));
+        assert_eq!(r.ece, ECE);
+        data(&mut r, 30, 3, ECT | CWR);
+        assert_eq!(r.ece, 0);
+        // CWR and CE on one packet: the new mark is echoed.
+        data(&mut r, 40, 4, ECT | CWR | CE);
+        assert_eq!((r.ece, r.ce_received), (ECE, 2));
+        data(&mut r, 50, 5, ECT | CWR);
+        // A late copy of a packet already received: its mark is counted, not echoed.
+        assert_eq!(
+            data(&mut r, 60, 3, ECT | CE),
+            AckDecision::Now,
+            "a duplicate is acknowledged at once anyway"
+        );
+        assert_eq!((r.ece, r.ce_received), (0, 3));
     }
 
     #[test]

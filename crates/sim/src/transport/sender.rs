@@ -15,9 +15,11 @@ use super::stats::SenderStats;
 use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent, Recovery};
 use crate::model::{PartialTimer, RecoverGuard, TransportConfig};
 use crate::time::{as_f64, Time};
+pub use ecn::EcnSender;
 use sack_recovery::SackSender;
 use std::collections::VecDeque;
 
+mod ecn;
 mod sack_recovery;
 
 /// A data packet the sender wants transmitted now.
@@ -110,6 +112,9 @@ pub struct Sender {
     pub pacer: Option<Pacer>,
     /// Only for algorithms that use delivery-rate samples (`rate_sample.rs`).
     rate: Option<Box<RateSampler>>,
+    /// The answer to ECN-Echo and the ECN bits of data packets (`sender/ecn.rs`), only for flows with
+    /// `ecn`.
+    ecn: Option<EcnSender>,
 }
 
 /// The loss recovery a flow runs: its algorithm's `recovery()` combined with its `sack` setting.
@@ -181,6 +186,7 @@ impl Sender {
             convergence: ConvergenceTracker::default(),
             stats: SenderStats::default(),
             pacer: None,
+            ecn: cfg.ecn.then(EcnSender::default),
             cc,
         };
         s.update_unusual();
@@ -481,15 +487,22 @@ impl Sender {
     /// flows without SACK).
     #[inline(always)]
     pub fn on_ack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+        self.ack::<false>(now, a, sack)
+    }
+
+    /// `on_ack`; `ECHOING` for an ACK that carries ECN-Echo (`on_ack_echoing`), which the algorithm takes
+    /// through `on_echoing_ack`. A constant, so the common path has no test for it.
+    #[inline(always)]
+    fn ack<const ECHOING: bool>(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
         if self.sk.is_some() {
-            return self.on_ack_sack(now, a, sack);
+            return self.on_ack_sack::<ECHOING>(now, a, sack);
         }
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         if a.ack > self.snd_una {
             let was_in_recovery = self.in_recovery;
             let ends_recovery = self.in_recovery && (a.ack > self.recover || self.mode == Mode::Reno);
             let partial = was_in_recovery && !ends_recovery;
-            let acked = self.new_ack(now, a, plain_rtt, was_in_recovery, !partial);
+            let acked = self.new_ack::<ECHOING>(now, a, plain_rtt, was_in_recovery, !partial);
             if ends_recovery {
                 self.in_recovery = false;
                 self.update_unusual();
@@ -576,7 +589,7 @@ impl Sender {
     /// statistics, the timer sample, the algorithm's `on_ack`. `timer_sample` is false for partial ACKs,
     /// which ns-2 does not time (partialnewack, tcp/tcp-newreno.cc:61). Returns the packets acked.
     #[inline(always)]
-    fn new_ack(
+    fn new_ack<const ECHOING: bool>(
         &mut self,
         now: Time,
         a: &AckInput,
@@ -629,7 +642,11 @@ impl Sender {
             base_rtt: None,
             rate,
         };
-        self.cc.on_ack(&ev);
+        if ECHOING {
+            self.cc.on_echoing_ack(&ev);
+        } else {
+            self.cc.on_ack(&ev);
+        }
         acked
     }
 
@@ -660,6 +677,7 @@ impl Sender {
         self.update_unusual();
         self.firstpartial = false;
         self.recover = self.max_sent - 1;
+        self.ecn_window_reduced(false);
         if self.guard == RecoverGuard::Ns2 {
             self.set_guard();
         }
@@ -701,6 +719,7 @@ impl Sender {
         }
         self.account_cwnd(now);
         self.stats.on_timeout();
+        self.ecn_window_reduced(true);
         self.convergence.on_timeout();
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_timeout(now, inflight);

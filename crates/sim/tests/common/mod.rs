@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use delaycc_sim::scenario;
-use delaycc_sim::sim::Simulation;
+use delaycc_sim::sim::{summary_json, Simulation};
+use delaycc_sim::Outcome;
 
 /// Validates and runs a TOML scenario, panicking with its errors if it is invalid. Every sample is kept
 /// (no `max_samples` bound): these tests read samples by time, as index = t / sample_interval.
@@ -114,4 +115,14 @@ pub fn window_mean(values: &[f64], from_s: f64, to_s: f64) -> f64 {
 /// it (initial window, SYN, timer values); the ns-2 default is tested in the transport's own tests.
 pub fn legacy_transport(text: &str) -> String {
     format!("profile = \"linux\"\n{text}\n[transport]\ninitial_window = 1\nlimited_transmit = false\nrtt_tick = \"1ns\"\n")
+}
+
+/// The summary row of the dumbbell's bottleneck (`bn`, forward direction).
+pub fn bottleneck_row(sim: &Simulation) -> serde_json::Value {
+    let s = summary_json(sim, Outcome::Completed, 0.0);
+    s["links"]
+        .as_array()
+        .and_then(|l| l.iter().find(|l| l["id"] == "bn" && l["direction"] == "a->b"))
+        .expect("bottleneck row")
+        .clone()
 }

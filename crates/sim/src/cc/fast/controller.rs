@@ -406,6 +406,24 @@ impl CongestionControl for Fast {
         }
     }
 
+    /// ECN-Echo: the FAST module inherits TcpAgent::ecn (ns-2 tcp.cc:1438-1456), which once per window
+    /// calls slowdown(CLOSE_CWND_HALF | CLOSE_SSTHRESH_HALF): with precisionReduce_ true, cwnd_ = cwnd_/2
+    /// (at least 1) and ssthresh_ = (int)(cwnd_/2) (at least 2), tcp.cc:1259-1345. Nothing else changes:
+    /// no recovery, so updates, pacing and the start-up growth go on as before (FastTcpAgent::recv calls
+    /// ecn() before fast_est and fast_cc). The round cadence halves as on a loss, without freezing.
+    /// CCaFR (EMFAST) is not told: the paper defines it for losses only.
+    fn on_ecn(&mut self, _now: Time, _inflight: u64) {
+        if self.module.is_some() {
+            let half = self.cwnd / 2.0;
+            self.ssthresh = half.trunc().max(2.0);
+            self.cwnd = half.max(1.0);
+        } else {
+            self.cwnd = (self.cwnd / 2.0).max(2.0);
+            self.ssthresh = self.cwnd;
+            self.pending_increase = 0.0;
+        }
+    }
+
     fn on_timeout(&mut self, now: Time, _inflight: u64) {
         if let Some(afr) = &mut self.ccafr {
             afr.on_timeout();

@@ -374,6 +374,18 @@ impl CongestionControl for Ns2Vegas {
         self.transport_inflation = 0.0;
     }
 
+    /// ECN-Echo: ns-2's Vegas inherits TcpAgent::ecn (its recv() calls it first, line 187), which once
+    /// per window calls slowdown(CLOSE_CWND_HALF | CLOSE_SSTHRESH_HALF) with precisionReduce_ true:
+    /// cwnd_ = windowd()/2 (at least 1), ssthresh_ = (int)(windowd()/2) (at least 2), tcp.cc:1259-1345.
+    /// Vegas's own state (v_newcwnd_, the fine timeout, t_cwnd_changed_) is left alone, as slowdown()
+    /// leaves it. ns-2's VegasTcpAgent::output() sets neither ECT nor CWR, so there a Vegas flow is never
+    /// marked; delaycc's transport does both for a flow with `ecn` (docs/queues.md#ecn).
+    fn on_ecn(&mut self, _now: Time, _inflight: u64) {
+        let w = self.cwnd - self.transport_inflation;
+        self.ssthresh = (c_int(w / 2.0) as f64).max(2.0);
+        self.cwnd = (w / 2.0).max(1.0) + self.transport_inflation;
+    }
+
     /// timeout(), lines 437-445.
     fn on_timeout(&mut self, now: Time, _inflight: u64) {
         self.dupacks = 0;

@@ -393,3 +393,20 @@ fn linux_equilibrium_keeps_between_alpha_and_beta_packets_queued() {
     let (queue, w) = equilibrium(linux(&[]));
     assert!((2.0..=4.0).contains(&queue), "queue {queue}, window {w}");
 }
+
+/// ECN-Echo: ns-2's Vegas inherits TcpAgent::ecn, which halves cwnd_ (at least 1) and sets ssthresh_ to
+/// the whole part of the half (at least 2), leaving Vegas's own state alone. Linux's Vegas takes the
+/// default reduction, Reno's halving, and stays in Vegas mode.
+#[test]
+fn ecn_halves_as_tcpagent_slowdown() {
+    let mut v = ns2(&[]);
+    v.cwnd = 25.0;
+    let newcwnd = v.v_newcwnd;
+    v.on_ecn(SEC, 25);
+    assert_eq!((v.cwnd, v.ssthresh, v.v_newcwnd), (12.5, 12.0, newcwnd));
+    assert!(!v.in_recovery, "no recovery for a mark");
+    let mut l = linux(&[]);
+    l.cwnd = 25;
+    l.on_ecn(SEC, 25);
+    assert_eq!((l.window(), l.ssthresh()), (12.0, 12.0));
+}

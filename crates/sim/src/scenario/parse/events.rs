@@ -4,7 +4,7 @@
 use super::fields::{line_of, misplaced_trace, positive, probability, TRACES_ARE_SET};
 use super::flows::{FlowRef, Flows};
 use super::network::Network;
-use crate::model::{EventKind, EventSpec};
+use crate::model::{Capacity, EventKind, EventSpec};
 use crate::scenario::check::{array, as_string, Checker, Table};
 use crate::scenario::tree::Node;
 use crate::time::Time;
@@ -136,6 +136,16 @@ fn link_change(t: &mut Table, en: &Node, net: &Network, ck: &mut Checker) -> Opt
     let up = t.boolean("up", ck);
     if !["bandwidth", "delay", "loss", "up"].iter().any(|k| t.has(k)) {
         ck.error(en.line, &t.path, "a link event needs at least one of bandwidth, delay, loss, up");
+    }
+    if let (Some(li), Some(dirs), Some(_)) = (li, dirs, bw) {
+        let varying = (0..2).any(|d| dirs[d] && !matches!(net.links[li].dir[d].capacity, Capacity::Fixed));
+        if varying {
+            ck.error(
+                bl,
+                &t.key_path("bandwidth"),
+                "the link's capacity follows bandwidth_trace or bandwidth_states; an event cannot set its rate",
+            );
+        }
     }
     match (li, dirs) {
         (Some(li), Some(dirs)) => Some(EventKind::Link {

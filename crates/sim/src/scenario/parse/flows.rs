@@ -117,9 +117,9 @@ fn flow(
     let (start, stop) = start_stop(&mut t, defaults.duration, ck);
     let bytes = bytes(&mut t, ck);
     let streams = t.integer("streams", 1, 65535, ck).unwrap_or(1) as u32;
-    let fpath = net.route(&mut t, "path", src, dst, ck);
+    let fpath = net.route(&mut t, "path", (src, dst), &id, ck);
     let rpath = match t.node("reverse_path") {
-        Some(_) => net.route(&mut t, "reverse_path", dst, src, ck),
+        Some(_) => net.route(&mut t, "reverse_path", (dst, src), &id, ck),
         None => fpath.as_ref().map(|p| p.iter().rev().copied().collect()),
     };
     let params = match (algorithm, t.node("params")) {

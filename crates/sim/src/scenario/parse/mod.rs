@@ -3,6 +3,7 @@
 //! keys, calls the sections in turn and assembles the scenario. Each file uses only those listed before it:
 //!
 //! - `fields.rs`: readers of ids, sizes, probabilities and start/stop that several sections share
+//! - `capacity.rs`, `queue.rs`: a link direction's capacity (fixed, trace, two states) and queue discipline
 //! - `network.rs`: `[[links]]` (nodes, directions, buffers, loss, `drop_packets`)
 //! - `paths.rs`: endpoints and routes, checked against the network
 //! - `flow_params.rs`: `[flows.params]`; `transport.rs`: `profile`, `[transport]`, `[flows.transport]`
@@ -10,6 +11,7 @@
 //! - `traffic.rs`: `[[traffic]]`; `events.rs`: `[[events]]`
 //! - `measurement.rs`: `sample_interval`, `max_samples`, `[limits]`
 
+mod capacity;
 mod events;
 mod fields;
 mod flow_params;
@@ -17,6 +19,7 @@ mod flows;
 mod measurement;
 mod network;
 mod paths;
+mod queue;
 mod traffic;
 mod transport;
 
@@ -46,6 +49,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "transport",
     "limits",
     "profile",
+    "routing",
 ];
 
 /// Every table's key list, for `scenario::known_keys`.
@@ -75,6 +79,7 @@ pub(super) fn scenario_from_tree(root: &Node, file: &str) -> Result<Scenario, Ve
     let sampling = measurement::sampling(&mut top, basics.duration, &mut ck);
     let default_transport = transport::defaults(&mut top, &mut ck);
     let mut net = network::read(&mut top, &mut ck);
+    net.ecmp = routing(&mut top, &mut ck).then_some(basics.seed);
     let flow_nodes = array(top.node("flows"), "flows", &mut ck);
     let traffic_nodes = array(top.node("traffic"), "traffic", &mut ck);
     let flow_defaults =
@@ -168,6 +173,21 @@ fn duration(top: &mut Table, ck: &mut Checker) -> Option<Time> {
             None
         }
         d => d,
+    }
+}
+
+/// `routing`: `"shortest"` (the default: one least-delay path per source and destination) or `"ecmp"` (true:
+/// each flow takes one of the least-cost paths by a hash of its id and the seed).
+fn routing(top: &mut Table, ck: &mut Checker) -> bool {
+    let line = line_of(top, "routing");
+    match top.string("routing", ck).as_deref() {
+        None | Some("shortest") => false,
+        Some("ecmp") => true,
+        Some(other) => {
+            let other = other.escape_debug();
+            ck.error(line, "routing", format!("'{other}' is not a routing; use 'shortest' or 'ecmp'"));
+            false
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! `[[links]]`: the nodes (created by naming them in links), each link's two directions (bandwidth,
 //! delay, buffer, loss) and its deterministic drops (`drop_packets`), and the graph routes are found on.
 
-use super::fields::{line_of, positive, probability, read_id, trace, valid_id};
+use super::fields::{line_of, probability, read_id, trace, valid_id};
+use super::{capacity, queue};
 use crate::model::{Buffer, DirSpec, LinkSpec, NodeId};
 use crate::scenario::check::{array, as_integer, as_string, Checker, Table};
 use crate::scenario::routes::Graph;
@@ -26,10 +27,15 @@ pub(super) const LINK_KEYS: &[&str] = &[
     "drop_packets",
     "reverse_drop_packets",
     "trace",
+    "queue",
+    "queue_params",
+    "reverse_queue",
+    "reverse_queue_params",
+    "bandwidth_trace",
+    "reverse_bandwidth_trace",
+    "bandwidth_states",
+    "reverse_bandwidth_states",
 ];
-
-/// Fastest link delaycc accepts (10 Tbps): serialisation times stay whole nanoseconds for any packet size.
-const MAX_BANDWIDTH_BPS: f64 = 1e13;
 
 /// The nodes' names in the order links name them, and each name's id.
 #[derive(Default)]
@@ -72,6 +78,10 @@ pub(super) struct Network {
     pub(super) drops: Vec<PendingDrop>,
     /// Default routes found so far: for each source node, the least-delay path to every node.
     pub(super) route_cache: HashMap<NodeId, Vec<Option<Vec<NodeId>>>>,
+    /// `routing = "ecmp"`: the seed its hashes take (None: one least-delay path per pair of nodes).
+    pub(super) ecmp: Option<u64>,
+    /// With ECMP: for each destination, every node's least cost to it (`Graph::costs_to`).
+    pub(super) cost_cache: HashMap<NodeId, Vec<Option<(u64, u32)>>>,
 }
 
 /// Reads `[[links]]`.
@@ -88,7 +98,15 @@ pub(super) fn read(top: &mut Table, ck: &mut Checker) -> Network {
     let mut graph = Graph::new(r.nodes.names.len(), &r.links);
     // With a rejected link the graph is incomplete: route errors would only echo the link's error.
     graph.complete = r.links.len() == link_nodes.len() && links_is_array;
-    Network { nodes: r.nodes, links: r.links, graph, drops: r.drops, route_cache: HashMap::new() }
+    Network {
+        nodes: r.nodes,
+        links: r.links,
+        graph,
+        drops: r.drops,
+        route_cache: HashMap::new(),
+        ecmp: None,
+        cost_cache: HashMap::new(),
+    }
 }
 
 /// What the links read so far have built up.
@@ -215,24 +233,9 @@ impl LinkReader {
 /// left out takes the forward direction's value).
 fn direction(t: &mut Table, prefix: &str, forward: Option<&DirSpec>, ck: &mut Checker) -> Option<DirSpec> {
     let reverse = !prefix.is_empty();
-    let bw_key = &format!("{prefix}bandwidth");
     let delay_key = &format!("{prefix}delay");
     let loss_key = &format!("{prefix}loss");
-    let bl = line_of(t, bw_key);
-    let bandwidth = if t.has(bw_key) {
-        t.rate(bw_key, ck).filter(|b| positive(ck, t, bw_key, bl, *b)).filter(|b| {
-            let ok = *b <= MAX_BANDWIDTH_BPS;
-            if !ok {
-                ck.error(bl, &t.key_path(bw_key), "is above 10 Tbps, beyond what delaycc simulates");
-            }
-            ok
-        })
-    } else if reverse {
-        forward.map(|f| f.bandwidth_bps)
-    } else {
-        ck.error(t.line, &t.key_path(bw_key), "is required");
-        None
-    };
+    let capacity = capacity::capacity(t, prefix, forward, ck);
     let delay = if t.has(delay_key) {
         t.duration(delay_key, ck)
     } else if reverse {
@@ -242,13 +245,17 @@ fn direction(t: &mut Table, prefix: &str, forward: Option<&DirSpec>, ck: &mut Ch
         None
     };
     let buffer = buffer(t, prefix, forward, ck);
+    let queue = queue::queue(t, prefix, forward.map(|f| &f.queue), buffer, ck);
     let loss = probability(t, loss_key, ck)?.unwrap_or(0.0);
+    let (bandwidth_bps, capacity) = capacity?;
     Some(DirSpec {
-        bandwidth_bps: bandwidth?,
+        bandwidth_bps,
         delay: delay?,
         buffer: buffer?,
         loss,
         drop_packets: Vec::new(),
+        queue: queue?,
+        capacity,
     })
 }
 

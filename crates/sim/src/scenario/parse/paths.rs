@@ -130,13 +130,14 @@ impl Network {
         Some(ids)
     }
 
-    /// The route under `key` if given, else the default (least-delay) route from `src` to `dst`.
+    /// The route under `key` if given, else the default route from `src` to `dst`: the least-delay one,
+    /// or with ECMP the least-cost one the hash of `label` (the flow's or source's id) picks.
     pub(super) fn route(
         &mut self,
         t: &mut Table,
         key: &str,
-        src: Option<NodeId>,
-        dst: Option<NodeId>,
+        (src, dst): (Option<NodeId>, Option<NodeId>),
+        label: &str,
         ck: &mut Checker,
     ) -> Option<Vec<NodeId>> {
         if t.has(key) {
@@ -146,9 +147,19 @@ impl Network {
         if s == d || !self.graph.complete {
             return None;
         }
-        let paths = self.route_cache.entry(s).or_insert_with(|| self.graph.shortest_from(s, &self.links));
-        match &paths[d as usize] {
-            Some(p) => Some(p.clone()),
+        let found = match self.ecmp {
+            Some(seed) => {
+                let costs = self.cost_cache.entry(d).or_insert_with(|| self.graph.costs_to(d, &self.links));
+                self.graph.ecmp_path(s, costs, &self.links, seed, label)
+            }
+            None => {
+                let paths =
+                    self.route_cache.entry(s).or_insert_with(|| self.graph.shortest_from(s, &self.links));
+                paths[d as usize].clone()
+            }
+        };
+        match found {
+            Some(p) => Some(p),
             None => {
                 ck.error(
                     t.line,

@@ -59,7 +59,7 @@ impl Reader<'_> {
         let psize = sized(&mut t, "packet_size", self.packet_size.unwrap_or(1000) as f64, 1.0, 1e6, ck);
         let (start, stop) = start_stop(&mut t, self.duration, ck);
         let tkind = traffic_kind(&mut t, kind.as_deref(), kind_line, rate, ck);
-        let tpath = self.net.route(&mut t, "path", src, dst, ck);
+        let tpath = self.net.route(&mut t, "path", (src, dst), &id, ck);
         if !matches!(kind.as_deref(), Some("cbr" | "onoff")) {
             // mean_on/mean_off belong to a kind; with none known they are not reported as unknown.
             t.node("mean_on");

@@ -26,6 +26,7 @@ pub(super) const TRANSPORT_KEYS: &[&str] = &[
     "recover_guard",
     "sack",
     "partial_ack",
+    "ecn",
 ];
 
 /// A string key with a fixed set of values: the value, or an error naming the key and the choices.
@@ -146,6 +147,9 @@ pub(super) fn transport(n: &Node, path: &str, base: &TransportConfig, ck: &mut C
     }
     if let Some(v) = t.boolean("partial_ack", ck) {
         c.partial_ack = v;
+    }
+    if let Some(v) = t.boolean("ecn", ck) {
+        c.ecn = v;
     }
     let reason = if path.starts_with("flows[") {
         "is not a transport setting: trace is a key of the flow itself (flows[].trace)".to_string()

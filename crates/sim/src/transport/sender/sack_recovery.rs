@@ -33,7 +33,7 @@ impl Sender {
     /// An ACK of a flow in Sack1 or FAST mode (tcp/tcp-sack1.cc:95 recv, tcp/tcp-fast.cc:411 recv).
     /// Out of line: it keeps the common path of `on_ack` small.
     #[inline(never)]
-    pub(super) fn on_ack_sack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+    pub(super) fn on_ack_sack<const ECHOING: bool>(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         let sk = self.sk.as_mut().expect("sack state");
         if !self.in_recovery {
@@ -41,7 +41,7 @@ impl Sender {
                 self.firstpartial = false;
                 sk.after_timeout = false;
                 sk.sb.clear();
-                self.new_ack(now, a, plain_rtt, false, true);
+                self.new_ack::<ECHOING>(now, a, plain_rtt, false, true);
                 if self.done() {
                     return self.complete(now);
                 }
@@ -81,14 +81,14 @@ impl Sender {
             self.in_recovery = false;
             sk.after_timeout = false;
             sk.sb.clear();
-            self.new_ack(now, a, plain_rtt, true, true);
+            self.new_ack::<ECHOING>(now, a, plain_rtt, true, true);
             self.cc.on_recovery_exit(now, self.inflight());
             if self.done() {
                 return self.complete(now);
             }
             self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
         } else if a.ack > self.snd_una {
-            self.new_ack(now, a, plain_rtt, true, false);
+            self.new_ack::<ECHOING>(now, a, plain_rtt, true, false);
             let sk = self.sk.as_mut().expect("sack state");
             sk.sb.update(self.snd_una, sack);
             if self.partial_ack {
@@ -125,6 +125,7 @@ impl Sender {
         let inflight = self.max_sent - self.snd_una;
         self.recover = self.max_sent - 1;
         self.set_guard();
+        self.ecn_window_reduced(false);
         let sk = self.sk.as_mut().expect("sack state");
         // pipe_ = maxseq_ - highest_ack_ - numdupacks_ (LimTransmitFix_ false).
         sk.pipe = inflight as i64 - self.dupack_threshold as i64;

@@ -265,3 +265,34 @@ fn window_arithmetic_truncates_or_carries() {
     f.target(10.0);
     assert!(f.module.is_none(), "int_carry must not switch the round cadence to the module's");
 }
+
+/// ECN-Echo as ns-2's TcpAgent::ecn (slowdown(CLOSE_CWND_HALF | CLOSE_SSTHRESH_HALF), precisionReduce_):
+/// cwnd halves exactly, ssthresh to its whole part; no recovery, so updates and the start-up growth go
+/// on, and nothing is frozen. The round cadence halves as on a loss.
+#[test]
+fn ecn_halves_cwnd_and_ssthresh_as_slowdown_and_freezes_nothing() {
+    let mut f = fast(2.0, 20.0, &[]);
+    f.cwnd = 37.0;
+    f.mi = true;
+    f.on_ecn(5 * MS, 37);
+    assert_eq!((f.cwnd, f.ssthresh), (18.5, 18.0));
+    assert!(f.mi, "the start-up growth is decided by the delay, not by the mark");
+    f.cwnd = 1.5;
+    f.on_ecn(6 * MS, 2);
+    assert_eq!((f.cwnd, f.ssthresh), (1.0, 2.0), "cwnd_ at least 1, ssthresh_ at least 2");
+    let mut r = round_fast(2.0, 20.0, &[]);
+    r.cwnd = 37.0;
+    r.pending_increase = 4.0;
+    r.on_ecn(0, 37);
+    assert_eq!((r.cwnd, r.ssthresh, r.pending_increase), (18.5, 18.5, 0.0));
+    // Updates go on after a mark (they stop during loss recovery only).
+    let updates = r.updates;
+    r.mi = false;
+    r.base_rtt = Some(0.08);
+    for k in 0..2000 {
+        let mut ev = ack(k * MS, 80 * MS);
+        ev.snd_una = k;
+        r.on_ack(&ev);
+    }
+    assert!(r.updates > updates, "no update after the mark");
+}
