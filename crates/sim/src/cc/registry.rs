@@ -6,7 +6,7 @@ use super::{
     bbr, copa, cubic, ledbat, newreno, reno, rttbased, sctp, swift, tcp_lp, timely, vegas, CongestionControl,
     FlowContext,
 };
-use crate::model::params::{ParamKind, ParamSpec, Params};
+use crate::model::params::{ParamSpec, Params};
 
 pub struct AlgorithmInfo {
     pub name: &'static str,
@@ -190,25 +190,7 @@ pub fn registry_json() -> serde_json::Value {
     let list: Vec<serde_json::Value> = ALGORITHMS
         .iter()
         .map(|a| {
-            let params: Vec<serde_json::Value> = a
-                .params()
-                .map(|p| {
-                    serde_json::json!({
-                        "name": p.name,
-                        "kind": match p.kind {
-                            ParamKind::Float { .. } => "number",
-                            ParamKind::Int { .. } => "integer",
-                            ParamKind::Bool => "boolean",
-                            ParamKind::Duration { .. } => "duration",
-                            ParamKind::Choice(_) => "choice",
-                        },
-                        "range": p.kind.describe(),
-                        "default": p.default.to_json(),
-                        "description": p.description,
-                        "source": p.source,
-                    })
-                })
-                .collect();
+            let params: Vec<serde_json::Value> = a.params().map(ParamSpec::to_json).collect();
             serde_json::json!({ "name": a.name, "description": a.description, "params": params })
         })
         .collect();

@@ -66,6 +66,26 @@ impl ParamDefault {
     }
 }
 
+impl ParamSpec {
+    /// The entry as `delaycc list` shows it (algorithms' and queue disciplines' alike).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "kind": match self.kind {
+                ParamKind::Float { .. } => "number",
+                ParamKind::Int { .. } => "integer",
+                ParamKind::Bool => "boolean",
+                ParamKind::Duration { .. } => "duration",
+                ParamKind::Choice(_) => "choice",
+            },
+            "range": self.kind.describe(),
+            "default": self.default.to_json(),
+            "description": self.description,
+            "source": self.source,
+        })
+    }
+}
+
 impl ParamKind {
     pub fn describe(&self) -> String {
         match self {

@@ -2,7 +2,7 @@
 //! the same schema type as the algorithms', so `queue_params` is checked and listed the same way.
 
 use super::{codel, droptail, fq_codel, pie, red, QueueContext, QueueDiscipline};
-use crate::model::params::{ParamKind, ParamSpec, Params};
+use crate::model::params::{ParamSpec, Params};
 use crate::model::Buffer;
 
 /// A broken rule: the parameter to report it on, and why.
@@ -91,30 +91,12 @@ pub fn queue_discipline(name: &str) -> Option<&'static QueueInfo> {
     QUEUES.iter().find(|q| q.name == name)
 }
 
-/// A parameter schema entry as JSON (shared with the algorithms' listing).
-pub fn param_json(p: &ParamSpec) -> serde_json::Value {
-    serde_json::json!({
-        "name": p.name,
-        "kind": match p.kind {
-            ParamKind::Float { .. } => "number",
-            ParamKind::Int { .. } => "integer",
-            ParamKind::Bool => "boolean",
-            ParamKind::Duration { .. } => "duration",
-            ParamKind::Choice(_) => "choice",
-        },
-        "range": p.kind.describe(),
-        "default": p.default.to_json(),
-        "description": p.description,
-        "source": p.source,
-    })
-}
-
 /// The disciplines as JSON, for `delaycc list queues`.
 pub fn queue_registry_json() -> serde_json::Value {
     let list: Vec<serde_json::Value> = QUEUES
         .iter()
         .map(|q| {
-            let params: Vec<serde_json::Value> = q.params.iter().map(param_json).collect();
+            let params: Vec<serde_json::Value> = q.params.iter().map(ParamSpec::to_json).collect();
             serde_json::json!({
                 "name": q.name, "description": q.description, "source": q.source, "params": params,
             })
