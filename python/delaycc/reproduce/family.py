@@ -114,6 +114,19 @@ def fct(r: RunResult, field: str) -> float:
     return float(v) if v is not None else float("nan")
 
 
+def _p95_of(fid: str, base_s: float) -> Callable[[RunResult], float]:
+    """A run's 95th-percentile queueing delay of flow `fid`, in ms (one flow bound per closure)."""
+    return lambda r: p95_ms(r, (fid,), base_s)
+
+
+def _throughput_of(fid: str) -> Callable[[RunResult], float]:
+    return lambda r: throughput(r, fid)
+
+
+def _fct_us_of(field: str) -> Callable[[RunResult], float]:
+    return lambda r: 1e6 * fct(r, field)
+
+
 def _each(rs: RunSet, alg: str, fn: Callable[[RunResult], float], p: float | None = None) -> Stats:
     return stats(rs.each(alg, fn, p))
 
@@ -184,8 +197,8 @@ def figures_scavengers(rs: RunSet, out: Any) -> list[Any]:
                 schemes.append(
                     Scheme(
                         label,
-                        rs.each(alg, lambda r, f=fid: p95_ms(r, (f,), base), float(i)),
-                        rs.each(alg, lambda r, f=fid: throughput(r, f), float(i)),
+                        rs.each(alg, _p95_of(fid, base), float(i)),
+                        rs.each(alg, _throughput_of(fid), float(i)),
                         n,
                         hollow,
                     )
@@ -228,8 +241,8 @@ def _plane_one(rs: RunSet, out: Any, fids: Sequence[str], what: str) -> list[Any
     schemes = [
         Scheme(
             f"{alg} {fid}",
-            rs.each(alg, lambda r, f=fid: p95_ms(r, (f,), base)),
-            rs.each(alg, lambda r, f=fid: throughput(r, f)),
+            rs.each(alg, _p95_of(fid, base)),
+            rs.each(alg, _throughput_of(fid)),
             group=n,
         )
         for n, fid in enumerate(fids)
@@ -504,8 +517,8 @@ def claims_permutation(rs: RunSet) -> list[Claim]:
                         e,
                         "",
                         "",
-                        _each(rs, "swift", lambda r, f=field: 1e6 * fct(r, f)),
-                        _each(rs, other, lambda r, f=field: 1e6 * fct(r, f)),
+                        _each(rs, "swift", _fct_us_of(field)),
+                        _each(rs, other, _fct_us_of(field)),
                         Order("<", f"Swift's {what} FCT", f"{other}'s", MATTERS, MATTERS_WHY),
                         unit=" us",
                         fmt=".0f",
