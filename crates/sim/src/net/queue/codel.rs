@@ -6,11 +6,11 @@
 //! `CodelState` is one queue's state and its dequeue routine (RFC 8289 section 5, the pseudocode of
 //! `dodequeue` and `dequeue`), written against `HeadQueue`; `Codel` is the single-queue discipline.
 
-use super::{fits, QueueContext, QueueCounters, QueueDiscipline, Waiting};
+use super::fifo::Fifo;
+use super::{QueueContext, QueueCounters, QueueDiscipline, Waiting};
 use crate::model::{Buffer, ParamDefault, ParamKind, ParamSpec, Params};
 use crate::net::Packet;
 use crate::time::{as_f64, from_secs, Time};
-use std::collections::VecDeque;
 
 /// Shared with FQ-CoDel's schema (same names, defaults and sources).
 pub const TARGET: ParamSpec = ParamSpec {
@@ -197,22 +197,13 @@ fn mark(p: &CodelParams, w: &mut Waiting, counters: &mut QueueCounters) -> bool 
     false
 }
 
-/// A FIFO and its bytes.
-#[derive(Default)]
-struct Fifo {
-    queue: VecDeque<Waiting>,
-    bytes: u64,
-}
-
 impl HeadQueue for Fifo {
     fn pop(&mut self) -> Option<Waiting> {
-        let w = self.queue.pop_front()?;
-        self.bytes -= w.pkt.size as u64;
-        Some(w)
+        Fifo::pop(self)
     }
 
     fn backlog(&self) -> u64 {
-        self.bytes
+        self.bytes()
     }
 }
 
@@ -237,12 +228,11 @@ pub fn build(params: &Params, ctx: &QueueContext) -> Box<dyn QueueDiscipline> {
 
 impl QueueDiscipline for Codel {
     fn enqueue(&mut self, now: Time, pkt: Packet) -> bool {
-        if !fits(self.buffer, self.fifo.queue.len() as u64, self.fifo.bytes, pkt.size) {
+        if !self.fifo.fits(self.buffer, pkt.size) {
             self.counters.overflow_drops += 1;
             return false;
         }
-        self.fifo.bytes += pkt.size as u64;
-        self.fifo.queue.push_back(Waiting { pkt, since: now });
+        self.fifo.push(now, pkt);
         true
     }
 
@@ -251,18 +241,17 @@ impl QueueDiscipline for Codel {
     }
 
     fn len_packets(&self) -> u64 {
-        self.fifo.queue.len() as u64
+        self.fifo.len()
     }
 
     fn len_bytes(&self) -> u64 {
-        self.fifo.bytes
+        self.fifo.bytes()
     }
 
     fn drain(&mut self) -> Vec<Packet> {
         // The link went down: start afresh, as Linux's reset of the qdisc does.
         self.state = CodelState::default();
-        self.fifo.bytes = 0;
-        self.fifo.queue.drain(..).map(|w| w.pkt).collect()
+        self.fifo.drain()
     }
 
     fn counters(&self) -> QueueCounters {

@@ -2,54 +2,49 @@
 //! direction has by default; a fixed-rate direction runs it inline (`link.rs`), a managed one (with a
 //! varying capacity) through this file.
 
-use super::{fits, QueueContext, QueueCounters, QueueDiscipline, Waiting};
+use super::fifo::Fifo;
+use super::{QueueContext, QueueCounters, QueueDiscipline, Waiting};
 use crate::model::{Buffer, ParamSpec, Params};
 use crate::net::Packet;
 use crate::time::Time;
-use std::collections::VecDeque;
 
 /// Drop-tail has no parameters: the direction's `buffer` is its limit.
 pub const PARAMS: &[ParamSpec] = &[];
 
 pub struct DropTail {
     buffer: Buffer,
-    queue: VecDeque<Waiting>,
-    bytes: u64,
+    fifo: Fifo,
     counters: QueueCounters,
 }
 
 pub fn build(_params: &Params, ctx: &QueueContext) -> Box<dyn QueueDiscipline> {
-    Box::new(DropTail { buffer: ctx.buffer, queue: VecDeque::new(), bytes: 0, counters: Default::default() })
+    Box::new(DropTail { buffer: ctx.buffer, fifo: Fifo::default(), counters: Default::default() })
 }
 
 impl QueueDiscipline for DropTail {
     fn enqueue(&mut self, now: Time, pkt: Packet) -> bool {
-        if !fits(self.buffer, self.queue.len() as u64, self.bytes, pkt.size) {
+        if !self.fifo.fits(self.buffer, pkt.size) {
             self.counters.overflow_drops += 1;
             return false;
         }
-        self.bytes += pkt.size as u64;
-        self.queue.push_back(Waiting { pkt, since: now });
+        self.fifo.push(now, pkt);
         true
     }
 
     fn dequeue(&mut self, _now: Time, _dropped: &mut Vec<Packet>) -> Option<Waiting> {
-        let w = self.queue.pop_front()?;
-        self.bytes -= w.pkt.size as u64;
-        Some(w)
+        self.fifo.pop()
     }
 
     fn len_packets(&self) -> u64 {
-        self.queue.len() as u64
+        self.fifo.len()
     }
 
     fn len_bytes(&self) -> u64 {
-        self.bytes
+        self.fifo.bytes()
     }
 
     fn drain(&mut self) -> Vec<Packet> {
-        self.bytes = 0;
-        self.queue.drain(..).map(|w| w.pkt).collect()
+        self.fifo.drain()
     }
 
     fn counters(&self) -> QueueCounters {

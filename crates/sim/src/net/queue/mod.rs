@@ -9,6 +9,7 @@
 
 pub mod codel;
 pub mod droptail;
+pub mod fifo;
 pub mod fq_codel;
 pub mod pie;
 pub mod red;

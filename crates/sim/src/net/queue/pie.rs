@@ -23,13 +23,13 @@
 //! without a time: updates between the last call and the outage then see the empty queue a little early.
 //! A long idle stretch costs nothing once the state stops changing (`catch_up`).
 
-use super::{fits, QueueContext, QueueCounters, QueueDiscipline, Waiting};
+use super::fifo::Fifo;
+use super::{QueueContext, QueueCounters, QueueDiscipline, Waiting};
 use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::model::Buffer;
 use crate::net::Packet;
 use crate::rng::Rng;
 use crate::time::{from_secs, secs, Time};
-use std::collections::VecDeque;
 
 #[cfg(test)]
 mod tests;
@@ -127,8 +127,7 @@ pub struct Pie {
     max_burst: Time,
     ecn: bool,
     mark_ecnth: f64,
-    queue: VecDeque<Waiting>,
-    bytes: u64,
+    fifo: Fifo,
     rng: Rng,
     counters: QueueCounters,
     /// The drop probability (drop_prob_).
@@ -155,8 +154,7 @@ impl Pie {
             max_burst,
             ecn: params.flag("ecn"),
             mark_ecnth: params.num("mark_ecnth"),
-            queue: VecDeque::new(),
-            bytes: 0,
+            fifo: Fifo::default(),
             rng: ctx.rng.clone(),
             counters: QueueCounters::default(),
             p: 0.0,
@@ -196,7 +194,7 @@ impl Pie {
         while self.next_update <= now {
             let at = self.next_update;
             self.next_update = at + self.t_update;
-            match self.queue.front() {
+            match self.fifo.front() {
                 Some(head) => self.update(at.saturating_sub(head.since)),
                 None => {
                     let before = (self.p, self.qdelay_old, self.burst_allowance);
@@ -221,7 +219,7 @@ impl Pie {
         if self.qdelay_old < self.target / 2 && self.p < SAFEGUARD_P {
             return false;
         }
-        if self.bytes < 2 * self.mtu {
+        if self.fifo.bytes() < 2 * self.mtu {
             return false;
         }
         self.rng.bernoulli(self.p)
@@ -231,7 +229,7 @@ impl Pie {
 impl QueueDiscipline for Pie {
     fn enqueue(&mut self, now: Time, mut pkt: Packet) -> bool {
         self.catch_up(now);
-        if !fits(self.buffer, self.queue.len() as u64, self.bytes, pkt.size) {
+        if !self.fifo.fits(self.buffer, pkt.size) {
             self.counters.overflow_drops += 1;
             return false;
         }
@@ -246,29 +244,25 @@ impl QueueDiscipline for Pie {
                 return false;
             }
         }
-        self.bytes += pkt.size as u64;
-        self.queue.push_back(Waiting { pkt, since: now });
+        self.fifo.push(now, pkt);
         true
     }
 
     fn dequeue(&mut self, now: Time, _dropped: &mut Vec<Packet>) -> Option<Waiting> {
         self.catch_up(now);
-        let w = self.queue.pop_front()?;
-        self.bytes -= w.pkt.size as u64;
-        Some(w)
+        self.fifo.pop()
     }
 
     fn len_packets(&self) -> u64 {
-        self.queue.len() as u64
+        self.fifo.len()
     }
 
     fn len_bytes(&self) -> u64 {
-        self.bytes
+        self.fifo.bytes()
     }
 
     fn drain(&mut self) -> Vec<Packet> {
-        self.bytes = 0;
-        self.queue.drain(..).map(|w| w.pkt).collect()
+        self.fifo.drain()
     }
 
     fn counters(&self) -> QueueCounters {

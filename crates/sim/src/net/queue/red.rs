@@ -13,19 +13,18 @@ mod tests;
 
 pub use params::{check, Config, PARAMS};
 
-use super::{fits, QueueContext, QueueCounters, QueueDiscipline, Waiting};
+use super::fifo::Fifo;
+use super::{QueueContext, QueueCounters, QueueDiscipline, Waiting};
 use crate::model::{Buffer, Params};
 use crate::net::Packet;
 use crate::rng::Rng;
 use crate::time::{secs, Time};
-use std::collections::VecDeque;
 
 pub struct Red {
     cfg: Config,
     buffer: Buffer,
     rng: Rng,
-    queue: VecDeque<Waiting>,
-    bytes: u64,
+    fifo: Fifo,
     /// The average queue (ns-2's v_ave), in bytes or packets as `cfg.queue_in_bytes` says.
     ave: f64,
     /// Arrivals (and their bytes) since the last drop or mark, this one included (ns-2's count,
@@ -64,8 +63,7 @@ impl Red {
             cfg,
             buffer,
             rng,
-            queue: VecDeque::new(),
-            bytes: 0,
+            fifo: Fifo::default(),
             ave: 0.0,
             count: 0,
             count_bytes: 0,
@@ -86,9 +84,9 @@ impl Red {
     /// The queue as the average counts it.
     fn current(&self) -> u64 {
         if self.cfg.queue_in_bytes {
-            self.bytes
+            self.fifo.bytes()
         } else {
-            self.queue.len() as u64
+            self.fifo.len()
         }
     }
 
@@ -158,7 +156,7 @@ impl QueueDiscipline for Red {
         } else {
             self.old = false;
         }
-        if !fits(self.buffer, self.queue.len() as u64, self.bytes, pkt.size) {
+        if !self.fifo.fits(self.buffer, pkt.size) {
             // A forced drop restarts the count (ns-2's bug fix from Philip Liu, ns1_compat_ false).
             self.count = 0;
             self.count_bytes = 0;
@@ -182,36 +180,33 @@ impl QueueDiscipline for Red {
             }
             Verdict::Keep => {}
         }
-        self.bytes += pkt.size as u64;
-        self.queue.push_back(Waiting { pkt, since: now });
+        self.fifo.push(now, pkt);
         true
     }
 
     fn dequeue(&mut self, now: Time, _dropped: &mut Vec<Packet>) -> Option<Waiting> {
         self.last_event = now;
-        let Some(w) = self.queue.pop_front() else {
+        let Some(w) = self.fifo.pop() else {
             // The transmitter found nothing: idle from now (red.cc `deque`).
             self.idle = true;
             self.idle_since = now;
             return None;
         };
-        self.bytes -= w.pkt.size as u64;
         Some(w)
     }
 
     fn len_packets(&self) -> u64 {
-        self.queue.len() as u64
+        self.fifo.len()
     }
 
     fn len_bytes(&self) -> u64 {
-        self.bytes
+        self.fifo.bytes()
     }
 
     fn drain(&mut self) -> Vec<Packet> {
-        self.bytes = 0;
         self.idle = true;
         self.idle_since = self.last_event;
-        self.queue.drain(..).map(|w| w.pkt).collect()
+        self.fifo.drain()
     }
 
     fn counters(&self) -> QueueCounters {

@@ -4,6 +4,7 @@
 use super::*;
 use crate::net::packet::ECT;
 use crate::rng::Rng;
+use std::collections::VecDeque;
 
 const MS: Time = 1_000_000;
 

@@ -139,8 +139,7 @@ fn drops_of(p: f64, qdelay_old: Time, arrivals: u64) -> u64 {
     let mut q = pie(&[]);
     (q.p, q.qdelay_old, q.burst_allowance) = (p, qdelay_old, 0);
     for i in 0..10 {
-        q.queue.push_back(Waiting { pkt: pkt(i), since: 0 });
-        q.bytes += 1000;
+        q.fifo.push(0, pkt(i));
     }
     (0..arrivals).filter(|&i| !q.enqueue(MS, pkt(100 + i))).count() as u64
 }
@@ -168,7 +167,7 @@ fn ecn_capable_packets_are_marked_up_to_mark_ecnth_and_dropped_above() {
         let mut q = pie(&[("ecn", ParamValue::Bool(ecn))]);
         (q.p, q.qdelay_old, q.burst_allowance) = (p, 100 * MS, 0);
         let kept = (0..2000).filter(|&i| q.enqueue(MS, make(i))).count() as u64;
-        let ce = q.queue.iter().filter(|w| w.pkt.ecn & CE != 0).count() as u64;
+        let ce = q.fifo.iter().filter(|w| w.pkt.ecn & CE != 0).count() as u64;
         let c = q.counters();
         assert_eq!(c.marks, ce, "every mark is on a packet that stayed");
         (2000 - kept, c.marks, c.early_drops)

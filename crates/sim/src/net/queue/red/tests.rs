@@ -236,7 +236,7 @@ fn ecn_marks_capable_packets_up_to_mark_p_and_drops_the_rest() {
     assert_eq!(q.count, 0, "a mark restarts the count like a drop");
     let c = q.counters();
     assert_eq!((c.marks, c.early_drops), (1, 0));
-    let last = q.queue.back().unwrap().pkt;
+    let last = q.fifo.iter().last().unwrap().pkt;
     assert!(last.ecn & crate::net::packet::CE != 0 && last.seq == 7);
 
     let mut q = certain(&[], 10.0);
