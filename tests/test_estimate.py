@@ -9,12 +9,10 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
-import select
 import struct
 import subprocess
 import sys
 import termios
-import time
 from pathlib import Path
 
 import pytest
@@ -24,7 +22,7 @@ from delaycc.progress import WORK_STEPS, work_done
 from delaycc.sweep import estimate as sweep_estimate
 from delaycc.workload import EVENTS_PER_S_VARIABLE, LONG_RUN_S, duration, events_per_s
 
-from conftest import ROOT, SCENARIOS
+from conftest import ROOT, SCENARIOS, read_pty, run_cli
 
 FACTOR = 1.5
 """The estimate of each scenario below is within this factor of the run's events (docs/performance.md,
@@ -142,19 +140,8 @@ def test_an_invalid_scenario_has_no_estimate() -> None:
 
 
 def cli(*args: str, rate: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONWARNINGS="ignore")
-    env.pop(EVENTS_PER_S_VARIABLE, None)
-    if rate is not None:
-        env[EVENTS_PER_S_VARIABLE] = rate
-    return subprocess.run(
-        [sys.executable, "-m", "delaycc", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
+    """The command with the machine's speed for the estimate fixed at ``rate`` events/s, or measured."""
+    return run_cli(*args, env_changes={EVENTS_PER_S_VARIABLE: rate})
 
 
 def test_estimate_only_warns_about_a_long_run_without_running_it(tmp_path: Path) -> None:
@@ -204,23 +191,6 @@ def test_a_sweep_warns_about_the_runs_it_has_left(tmp_path: Path) -> None:
     assert sweep_estimate(sweep, out) == ("w", 0, 0)
 
 
-def read_all(fd: int, timeout_s: float) -> bytes:
-    """Everything the pseudo-terminal shows until its other end closes (or the timeout passes)."""
-    seen = b""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen
-
-
 def test_on_a_terminal_the_run_shows_its_estimate_first() -> None:
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
@@ -237,7 +207,7 @@ def test_on_a_terminal_the_run_shows_its_estimate_first() -> None:
     )
     os.close(slave)
     try:
-        shown = read_all(master, timeout_s=120).decode(errors="replace")
+        shown = read_pty(master, timeout_s=120).decode(errors="replace")
         assert proc.wait(timeout=120) == 0, shown
     finally:
         if proc.poll() is None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
-import select
 import signal
 import struct
 import subprocess
@@ -22,7 +21,7 @@ import pytest
 
 import delaycc
 
-from conftest import ROOT
+from conftest import ROOT, read_pty
 
 # About a day of simulated time at 1 Gbps: hours of wall time, so it is always interrupted. The sampling
 # interval is set: the default for such a duration (50 s) could leave a run interrupted early with no sample.
@@ -113,23 +112,6 @@ def test_other_exceptions_from_the_progress_callback_propagate_unchanged() -> No
         delaycc.run(ENDLESS, progress=progress)
 
 
-def read_until(fd: int, needle: bytes, timeout_s: float) -> bytes:
-    """Reads the pseudo-terminal until ``needle`` appears (or the timeout passes, or it closes)."""
-    seen = b""
-    deadline = time.monotonic() + timeout_s
-    while needle not in seen and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen
-
-
 def test_ctrl_c_on_the_command_line_writes_partial_results_and_exits_130(tmp_path: Path) -> None:
     """The real command in its own process, its stderr on a terminal so it shows the progress bar: once the
     bar is there the engine is running, and SIGINT goes to the process as Ctrl-C would."""
@@ -152,10 +134,10 @@ def test_ctrl_c_on_the_command_line_writes_partial_results_and_exits_130(tmp_pat
     )
     os.close(slave)
     try:
-        shown = read_until(master, b"sim-s", timeout_s=120)
+        shown = read_pty(master, timeout_s=120, until=b"sim-s")
         assert b"sim-s" in shown, shown
         proc.send_signal(signal.SIGINT)
-        rest = read_until(master, b"partial results written", timeout_s=120)
+        rest = read_pty(master, timeout_s=120, until=b"partial results written")
         stdout, _ = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
