@@ -94,3 +94,34 @@ fn a_ledbat_latecomer_takes_more_than_the_flow_already_there() {
     assert!(queue_s > 0.11, "the late-comer keeps the delay above TARGET: {queue_s} s");
     assert_conserved(&sim);
 }
+
+/// TCP-LP alone on an idle link: utilisation and mean queue over [10, 60] s with `range_reset`.
+fn tcp_lp_alone(range_reset: &str) -> (f64, f64) {
+    let text = dumbbell_of(&[("tcp-lp", 0.0)], 500, 60.0).replace(
+        "algorithm = \"tcp-lp\"\n",
+        &format!("algorithm = \"tcp-lp\"\nparams = {{ range_reset = \"{range_reset}\" }}\n"),
+    );
+    let sim = run(&text);
+    assert_conserved(&sim);
+    let util = window_mean(&series(&sim, "bn:a->b", "throughput_bps"), 10.0, 60.0) / LINK_BPS;
+    let queue = window_mean(&series(&sim, "bn:a->b", "queue_pkts"), 10.0, 60.0);
+    (util, queue)
+}
+
+#[test]
+fn tcp_lp_alone_takes_most_of_an_idle_link() {
+    // With the range reset to half the smallest RTT (22 ms) after an indication, the threshold is
+    // δ·22 ms ≈ 3.3 ms, about 4 packets of queue: TCP-LP halves there, from a window of BDP (55) + 4 to
+    // about 30, pauses for the inference window and climbs back, an AIMD sawtooth that keeps the link
+    // busy most of the time and the queue near empty.
+    let (util, queue) = tcp_lp_alone("one-way");
+    println!("TCP-LP alone (one-way reset): utilisation {util:.3}, mean queue {queue:.2} packets");
+    assert!(util > 0.7, "utilisation {util}");
+    assert!(queue < 4.0, "mean queue {queue} packets");
+    // Without the reset the range is only the packet or two of queue TCP-LP itself builds, so every
+    // such queue is an indication and the window never leaves a few packets
+    // (docs/algorithms.md#tcp-lp-min-max).
+    let (util, _) = tcp_lp_alone("none");
+    println!("TCP-LP alone (no reset): utilisation {util:.3}");
+    assert!(util < 0.1, "utilisation without the reset {util}");
+}

@@ -6,7 +6,9 @@
 //! does not grow; a further ECI inside it means other traffic is building the queue, and cwnd falls to
 //! one packet. Outside the window the window grows as Reno's; losses and timeouts are Reno's too.
 //! The delays are T2 − T1 with the receiver's clock offset; the threshold test is a difference of them,
-//! so the offset cancels (docs/algorithms.md#tcp-lp-min-max).
+//! so the offset cancels. After each indication acted on, d_min and d_max are reset around the smoothed
+//! delay, as Linux and ns-3 do, so that a range learnt from a queue of a packet or two does not throttle
+//! the flow for ever; `range_reset` says how (docs/algorithms.md#tcp-lp-min-max).
 
 use super::reno::halve;
 use super::{AckEvent, CongestionControl, FlowContext, LossEvent};
@@ -19,7 +21,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 0.0, max: 1.0, min_exclusive: true },
         default: ParamDefault::Num(0.15),
         description: "threshold position δ between the minimum and maximum one-way delay",
-        source: "Kuzmanovic & Knightly 2003 §III (early congestion indication, δ = 0.15); Linux tcp_lp.c (15/100); ns-3 TcpLp",
+        source: "Linux tcp_lp.c (15/100) and ns-3 TcpLp, both from Kuzmanovic & Knightly 2003 (the ECI threshold; the paper's section unverified)",
     },
     ParamSpec {
         name: "gamma",
@@ -33,7 +35,14 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 0.0, max: 100.0, min_exclusive: true },
         default: ParamDefault::Num(3.0),
         description: "length of the inference window after a reduction, in RTTs (the latest RTT sample)",
-        source: "Kuzmanovic & Knightly 2003 §III (inference time-out, 3 RTTs); Linux tcp_lp.c and ns-3 TcpLp (inference = 3·RTT)",
+        source: "Linux tcp_lp.c and ns-3 TcpLp (inference = 3·RTT): the paper's inference time-out",
+    },
+    ParamSpec {
+        name: "range_reset",
+        kind: ParamKind::Choice(&["one-way", "linux", "none"]),
+        default: ParamDefault::Str("one-way"),
+        description: "after an indication: d_min = sowd and d_max = sowd + min RTT / 2 (one-way), d_max = 2·sowd (linux: needs the receiver's clock offset 0), or no reset",
+        source: "our choice because only differences of offset delays are meaningful (docs/algorithms.md#tcp-lp-min-max); linux is tcp_lp.c's and ns-3 TcpLp's reset; none keeps the running extremes",
     },
     ParamSpec {
         name: "initial_ssthresh",
@@ -44,8 +53,21 @@ pub const PARAMS: &[ParamSpec] = &[
     },
 ];
 
+/// How d_min and d_max restart after an indication acted on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum RangeReset {
+    /// d_min = sowd, d_max = sowd + half the smallest RTT: a range of a one-way trip, from offset-free
+    /// quantities.
+    OneWay,
+    /// d_min = sowd, d_max = 2·sowd on the raw delays (Linux tcp_lp.c, ns-3 TcpLp).
+    Linux,
+    /// Running extremes over the whole connection.
+    None,
+}
+
 pub struct TcpLp {
     delta: f64,
+    range_reset: RangeReset,
     gamma: f64,
     inference_rtts: f64,
     cwnd: f64,
@@ -55,8 +77,11 @@ pub struct TcpLp {
     owd_min: i64,
     owd_max: i64,
     rtt: Option<Time>,
-    /// The last early reduction and the RTT it was made with.
-    last_drop: Option<(Time, Time)>,
+    min_rtt: Option<Time>,
+    /// When the last early reduction was made.
+    last_drop: Option<Time>,
+    /// The next sample sent after the last reduction starts the smoothed delay afresh.
+    restart_sowd: bool,
     indications: u64,
 }
 
@@ -70,22 +95,39 @@ impl TcpLp {
             delta: p.num("delta"),
             gamma: p.num("gamma"),
             inference_rtts: p.num("inference_rtts"),
+            range_reset: match p.choice("range_reset") {
+                "linux" => RangeReset::Linux,
+                "none" => RangeReset::None,
+                _ => RangeReset::OneWay,
+            },
             cwnd: ctx.initial_window,
             ssthresh: p.num("initial_ssthresh"),
             sowd: None,
             owd_min: i64::MAX,
             owd_max: i64::MIN,
             rtt: None,
+            min_rtt: None,
             last_drop: None,
+            restart_sowd: false,
             indications: 0,
         }
     }
 
-    fn sample(&mut self, owd: i64) {
+    /// Every sample widens the range; only those sent after the last reduction move the smoothed delay,
+    /// which restarts from the first of them: it is to say what the window now in force does to the
+    /// queue, not what the one before did (docs/algorithms.md#tcp-lp-eci-per-rtt).
+    fn sample(&mut self, owd: i64, echo: bool) {
         self.owd_min = self.owd_min.min(owd);
         self.owd_max = self.owd_max.max(owd);
-        let s = self.sowd.map_or(owd as f64, |s| s + self.gamma * (owd as f64 - s));
+        if echo {
+            return;
+        }
+        let s = match self.sowd {
+            Some(s) if !self.restart_sowd => s + self.gamma * (owd as f64 - s),
+            _ => owd as f64,
+        };
         self.sowd = Some(s);
+        self.restart_sowd = false;
     }
 
     /// The ECI threshold d_min + δ·(d_max − d_min), None until the delays have spread.
@@ -94,19 +136,41 @@ impl TcpLp {
             .then(|| self.owd_min as f64 + self.delta * (self.owd_max - self.owd_min) as f64)
     }
 
+    /// Restarts the range around the smoothed delay, so the next indication needs the queue to grow by
+    /// δ of the new range rather than of whatever little spread the samples had so far.
+    fn reset_range(&mut self) {
+        let Some(sowd) = self.sowd else { return };
+        let span = match self.range_reset {
+            RangeReset::None => return,
+            RangeReset::OneWay => self.min_rtt.unwrap_or(0) as f64 / 2.0,
+            RangeReset::Linux => sowd,
+        };
+        self.owd_min = sowd as i64;
+        self.owd_max = (sowd + span) as i64;
+    }
+
     fn early_indication(&self) -> bool {
         matches!((self.sowd, self.threshold()), (Some(s), Some(t)) if s > t)
     }
 
     fn within_inference(&self, now: Time) -> bool {
         let rtt = self.rtt.unwrap_or(0) as f64;
-        self.last_drop.is_some_and(|(t, _)| ((now - t) as f64) < self.inference_rtts * rtt)
+        self.last_drop.is_some_and(|t| ((now - t) as f64) < self.inference_rtts * rtt)
     }
 
-    /// A reduction shows in the delays only an RTT later, so indications until then are its own echo
-    /// (docs/algorithms.md#tcp-lp-eci-per-rtt).
-    fn echo_of_last_drop(&self, now: Time) -> bool {
-        self.last_drop.is_some_and(|(t, rtt)| now < t + rtt)
+    /// A reduction shows only in the delays of packets sent after it; the ACKs of those sent before
+    /// report the queue it is draining (docs/algorithms.md#tcp-lp-eci-per-rtt).
+    fn echo_of_last_drop(&self, sent: Time) -> bool {
+        self.last_drop.is_some_and(|t| sent < t)
+    }
+
+    /// Reno's growth: slow start below ssthresh, then one packet per window.
+    fn grow(&mut self) {
+        if self.cwnd < self.ssthresh {
+            self.cwnd += 1.0;
+        } else {
+            self.cwnd += 1.0 / self.cwnd;
+        }
     }
 
     pub fn indications(&self) -> u64 {
@@ -126,13 +190,20 @@ impl CongestionControl for TcpLp {
     fn on_ack(&mut self, ack: &AckEvent) {
         if let Some(r) = ack.rtt {
             self.rtt = Some(r);
+            self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         }
-        if let Some(ts) = ack.timestamps {
-            self.sample(ts.forward_raw());
-        }
+        let Some(ts) = ack.timestamps else {
+            // Without receiver timestamps there is no one-way delay: Reno alone.
+            if !ack.in_recovery && !self.within_inference(ack.now) {
+                self.grow();
+            }
+            return;
+        };
+        let echo = self.echo_of_last_drop(ts.sent);
+        self.sample(ts.forward_raw(), echo);
         let within = self.within_inference(ack.now);
         // In recovery the loss has already cut the window; an indication then would cut it twice.
-        if !ack.in_recovery && self.early_indication() && !self.echo_of_last_drop(ack.now) {
+        if !ack.in_recovery && !echo && self.early_indication() {
             self.indications += 1;
             if within {
                 self.cwnd = 1.0;
@@ -140,16 +211,13 @@ impl CongestionControl for TcpLp {
                 self.cwnd = (self.cwnd / 2.0).max(1.0);
                 self.ssthresh = self.cwnd.max(2.0);
             }
-            self.last_drop = Some((ack.now, self.rtt.unwrap_or(0)));
+            self.last_drop = Some(ack.now);
+            self.reset_range();
+            self.restart_sowd = true;
             return;
         }
-        if ack.in_recovery || within {
-            return;
-        }
-        if self.cwnd < self.ssthresh {
-            self.cwnd += 1.0;
-        } else {
-            self.cwnd += 1.0 / self.cwnd;
+        if !ack.in_recovery && !within {
+            self.grow();
         }
     }
 

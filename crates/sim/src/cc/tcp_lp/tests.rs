@@ -63,8 +63,8 @@ fn drive_to_first_indication(offset: i64) -> (TcpLp, u64) {
 fn an_early_indication_halves_cwnd_and_holds_it_for_the_inference_window() {
     let (mut c, t0) = drive_to_first_indication(0);
     let halved = c.cwnd;
-    // Within one RTT (40 ms) more indications are the echo of the cut: ignored, and no growth. The queue
-    // then drains: the smoothed delay is below the threshold again before the RTT is over.
+    // For one RTT (40 ms) the ACKs are of packets sent before the cut: their delays are its echo, not
+    // indications, and they do not move the smoothed delay; no growth either.
     for t in 1..40 {
         c.on_ack(&ack_at(t0 + t, if t <= 5 { 100 } else { 20 }, 0));
     }
@@ -83,7 +83,8 @@ fn an_early_indication_halves_cwnd_and_holds_it_for_the_inference_window() {
 #[test]
 fn a_second_indication_inside_the_inference_window_sets_one_packet() {
     let (mut c, t0) = drive_to_first_indication(0);
-    // The queue persists after the echo: another indication at +60 ms < 3 RTTs.
+    // The queue persists after the echo: another indication at +60 ms < 3 RTTs. The packet was sent
+    // after the reduction, so its 100 ms starts the smoothed delay afresh, above the threshold.
     c.on_ack(&ack_at(t0 + 60, 100, 0));
     assert_eq!(c.indications(), 2);
     assert_eq!(c.cwnd, 1.0);
@@ -121,4 +122,87 @@ fn losses_and_timeouts_are_renos() {
     assert_eq!((c.cwnd, c.ssthresh), (10.0, 10.0));
     c.on_timeout(0, 10);
     assert_eq!((c.cwnd, c.ssthresh), (1.0, 5.0));
+}
+
+fn lp_with_reset(reset: &str) -> TcpLp {
+    let mut p = algorithm("tcp-lp").expect("registered").defaults();
+    p.set("range_reset", crate::model::params::ParamValue::Str(reset.into()));
+    let mut c = TcpLp::new(&p, &FlowContext::new(20.0));
+    c.ssthresh = 20.0;
+    c
+}
+
+/// Twenty ACKs at 20 ms, then two at 100 ms: the second is the first indication (sowd 38.75 ms).
+fn first_indication(c: &mut TcpLp, offset: i64) {
+    for t in 0..20 {
+        c.on_ack(&ack_at(100 + t, 20, offset));
+    }
+    c.on_ack(&ack_at(200, 100, offset));
+    c.on_ack(&ack_at(201, 100, offset));
+    assert_eq!(c.indications(), 1);
+}
+
+#[test]
+fn an_indication_restarts_the_range_one_way_from_the_smoothed_delay() {
+    // sowd 38.75 ms; d_min = sowd, d_max = sowd + 40 ms / 2: threshold 38.75 + 0.15·20 = 41.75 ms.
+    let mut c = lp_with_reset("one-way");
+    first_indication(&mut c, 0);
+    assert!((c.threshold().expect("range") - 41.75 * MS as f64).abs() < 2.0, "{:?}", c.threshold());
+    // Without the reset the range would still be [20, 100] ms and the threshold 32 ms.
+    let mut n = lp_with_reset("none");
+    first_indication(&mut n, 0);
+    assert!((n.threshold().expect("range") - 32.0 * MS as f64).abs() < 2.0, "{:?}", n.threshold());
+}
+
+#[test]
+fn the_linux_reset_doubles_the_smoothed_delay() {
+    // d_max = 2·sowd: threshold 38.75 + 0.15·38.75 = 44.5625 ms.
+    let mut c = lp_with_reset("linux");
+    first_indication(&mut c, 0);
+    assert!((c.threshold().expect("range") - 44.5625 * MS as f64).abs() < 2.0, "{:?}", c.threshold());
+}
+
+#[test]
+fn the_one_way_reset_does_not_depend_on_the_receivers_clock() {
+    let margin = |offset: i64| {
+        let mut c = lp_with_reset("one-way");
+        first_indication(&mut c, offset);
+        c.threshold().expect("range") - c.sowd.expect("sowd")
+    };
+    for offset in [-5_000_000_000i64, 86_400_000_000_000] {
+        assert!((margin(offset) - margin(0)).abs() < 2.0, "offset {offset}");
+    }
+}
+
+#[test]
+fn a_queue_that_keeps_growing_after_the_reset_is_a_second_indication() {
+    // After the echo RTT, a sowd δ·(min RTT/2) = 3 ms above the reset minimum means other traffic.
+    let mut c = lp_with_reset("one-way");
+    first_indication(&mut c, 0);
+    for t in 1..60 {
+        c.on_ack(&ack_at(201 + t, 40, 0));
+    }
+    assert_eq!(c.indications(), 1, "a smoothed delay near 40 ms stays under 41.75 ms");
+    for t in 60..70 {
+        c.on_ack(&ack_at(201 + t, 60, 0));
+    }
+    assert_eq!(c.indications(), 2);
+    assert_eq!(c.cwnd, 1.0, "inside the inference window");
+}
+
+#[test]
+fn the_echo_of_a_reduction_neither_indicates_nor_moves_the_smoothed_delay() {
+    let (mut c, t0) = drive_to_first_indication(0);
+    let sowd = c.sowd.expect("sowd");
+    // Sent 39 ms to 1 ms before the cut, with ever larger delays.
+    for t in 1..40 {
+        c.on_ack(&ack_at(t0 + t, 100 + 10 * t, 0));
+    }
+    assert_eq!(c.indications(), 1);
+    assert_eq!(c.sowd, Some(sowd), "echo samples leave the smoothed delay alone");
+    assert!(c.owd_max as f64 >= 490.0 * MS as f64, "but they widen the range");
+    // The first packet sent after the cut starts the smoothed delay from its own sample.
+    c.on_ack(&ack_at(t0 + 41, 20, 0));
+    assert_eq!(c.sowd, Some(20.0 * MS as f64));
+    assert_eq!(c.indications(), 1);
 }
