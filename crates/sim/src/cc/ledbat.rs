@@ -22,7 +22,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Duration { min: 0.001, max: 0.1 },
         default: ParamDefault::Num(0.1),
         description: "TARGET: the queueing delay LEDBAT aims to add, seconds",
-        source: "RFC 6817 §2.5 (MUST be 100 ms or less; §3.2 why); 100 ms as ns-3 TcpLedbat and BitTorrent's uTP (libutp)",
+        source: "RFC 6817 §2.5 (MUST be 100 ms or less; §3.3 why); 100 ms as ns-3 TcpLedbat and BitTorrent's uTP (libutp)",
     },
     ParamSpec {
         name: "gain",
@@ -57,7 +57,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Int { min: 1, max: 64 },
         default: ParamDefault::Num(4.0),
         description: "CURRENT_FILTER: the current delay is the minimum of this many latest samples (none older than an RTT)",
-        source: "RFC 6817 §2.5 and §3.4.2 (at least 4 samples per RTT; the minimum is one of the filters offered); ns-3 TcpLedbat NoiseFilterLen 4",
+        source: "RFC 6817 §2.5 (at least 4 samples per RTT), §3.1.2 and §5.3 (the filter: the minimum is one offered); ns-3 TcpLedbat NoiseFilterLen 4",
     },
     ParamSpec {
         name: "slow_start",

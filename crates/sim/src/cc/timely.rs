@@ -33,7 +33,7 @@ pub const PARAMS: &[ParamSpec] = &[
         kind: ParamKind::Float { min: 0.0, max: 1.0, min_exclusive: true },
         default: ParamDefault::Num(0.875),
         description: "EWMA weight of the newest RTT difference: rtt_diff = (1 - alpha) rtt_diff + alpha new_diff",
-        source: "TIMELY Algorithm 1 (form) and its parameter list (0.875); docs/algorithms.md#timely-ewma-alpha",
+        source: "TIMELY Algorithm 1 (form); 0.875 as quoted with the paper, not its authors' code snippet (0.02): docs/algorithms.md#timely-ewma-alpha",
     },
     ParamSpec {
         name: "beta",
