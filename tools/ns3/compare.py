@@ -2,6 +2,7 @@
 and TCP-LP"). Needs the optional ns3 wheel in the same Python: `pip install ns3==3.44.post0`.
 
     python tools/ns3/compare.py [--case NAME ...] [--duration S] [--ledbat-slow-start]
+                                [--tcp-lp-range-reset one-way|linux|none]
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--ledbat-slow-start", action="store_true", help="LEDBAT slow-starts on both sides (ns-3's default)"
     )
+    ap.add_argument(
+        "--tcp-lp-range-reset",
+        choices=["one-way", "linux", "none"],
+        default="one-way",
+        help="delaycc TCP-LP's range_reset (ns-3's TcpLp resets as linux does)",
+    )
     args = ap.parse_args(argv)
     if not ns3.available():
         print(f"ns3 is not installed: {ns3.INSTALL_HINT}", file=sys.stderr)
@@ -29,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for c in ns3.CASES if not args.case or c.name in args.case]
     if args.duration:
         cases = [dataclasses.replace(c, duration_s=args.duration) for c in cases]
-    t = ns3.Transport(ledbat_slow_start=args.ledbat_slow_start)
+    t = ns3.Transport(ledbat_slow_start=args.ledbat_slow_start, tcp_lp_range_reset=args.tcp_lp_range_reset)
     ours = [ns3.run_delaycc(c, t) for c in cases]
     try:
         theirs = ns3.run_ns3(cases, t)

@@ -40,6 +40,8 @@ def scenario(case: Dumbbell, transport: Transport | None = None) -> dict[str, An
         flow: dict[str, Any] = {"id": fid, "algorithm": alg, "src": f"s{i}", "dst": "d", "start": f"{start}s"}
         if alg == "ledbat":
             flow["params"] = {"slow_start": t.ledbat_slow_start}
+        if alg == "tcp-lp":
+            flow["params"] = {"range_reset": t.tcp_lp_range_reset}
         flows.append(flow)
     return {
         "name": f"ns3-{case.name}",

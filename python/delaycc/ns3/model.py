@@ -45,6 +45,8 @@ class Transport:
     initial_rto_s: float = 3.0
     clock_granularity_s: float = 0.01
     ledbat_slow_start: bool = False
+    tcp_lp_range_reset: str = "one-way"
+    """delaycc's TCP-LP `range_reset`; ns-3's TcpLp always resets as `linux` does."""
 
 
 @dataclass
