@@ -17,8 +17,9 @@ pub const PARAMS: &[ParamSpec] = &[ParamSpec {
 }];
 
 pub struct Reno {
-    cwnd: f64,
-    ssthresh: f64,
+    /// Open to the algorithms built on Reno (TCP-LP), which cut the window on signals of their own.
+    pub(super) cwnd: f64,
+    pub(super) ssthresh: f64,
     partial_ack_recovery: bool,
 }
 

@@ -10,7 +10,7 @@
 //! delay, as Linux and ns-3 do, so that a range learnt from a queue of a packet or two does not throttle
 //! the flow for ever; `range_reset` says how (docs/algorithms.md#tcp-lp-min-max).
 
-use super::reno::halve;
+use super::reno::Reno;
 use super::{AckEvent, CongestionControl, FlowContext, LossEvent};
 use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
 use crate::time::Time;
@@ -66,12 +66,12 @@ enum RangeReset {
 }
 
 pub struct TcpLp {
+    /// The window, its growth, and the answers to losses and timeouts.
+    reno: Reno,
     delta: f64,
     range_reset: RangeReset,
     gamma: f64,
     inference_rtts: f64,
-    cwnd: f64,
-    ssthresh: f64,
     /// Smoothed forward delay, nanoseconds on the receiver-minus-sender clock.
     sowd: Option<f64>,
     owd_min: i64,
@@ -100,8 +100,7 @@ impl TcpLp {
                 "none" => RangeReset::None,
                 _ => RangeReset::OneWay,
             },
-            cwnd: ctx.initial_window,
-            ssthresh: p.num("initial_ssthresh"),
+            reno: Reno::new(p, ctx, true),
             sowd: None,
             owd_min: i64::MAX,
             owd_max: i64::MIN,
@@ -164,15 +163,6 @@ impl TcpLp {
         self.last_drop.is_some_and(|t| sent < t)
     }
 
-    /// Reno's growth: slow start below ssthresh, then one packet per window.
-    fn grow(&mut self) {
-        if self.cwnd < self.ssthresh {
-            self.cwnd += 1.0;
-        } else {
-            self.cwnd += 1.0 / self.cwnd;
-        }
-    }
-
     pub fn indications(&self) -> u64 {
         self.indications
     }
@@ -180,11 +170,11 @@ impl TcpLp {
 
 impl CongestionControl for TcpLp {
     fn window(&self) -> f64 {
-        self.cwnd
+        self.reno.cwnd
     }
 
     fn ssthresh(&self) -> f64 {
-        self.ssthresh
+        self.reno.ssthresh
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
@@ -194,8 +184,8 @@ impl CongestionControl for TcpLp {
         }
         let Some(ts) = ack.timestamps else {
             // Without receiver timestamps there is no one-way delay: Reno alone.
-            if !ack.in_recovery && !self.within_inference(ack.now) {
-                self.grow();
+            if !self.within_inference(ack.now) {
+                self.reno.on_ack(ack);
             }
             return;
         };
@@ -205,34 +195,33 @@ impl CongestionControl for TcpLp {
         // In recovery the loss has already cut the window; an indication then would cut it twice.
         if !ack.in_recovery && !echo && self.early_indication() {
             self.indications += 1;
+            let r = &mut self.reno;
             if within {
-                self.cwnd = 1.0;
+                r.cwnd = 1.0;
             } else {
-                self.cwnd = (self.cwnd / 2.0).max(1.0);
-                self.ssthresh = self.cwnd.max(2.0);
+                r.cwnd = (r.cwnd / 2.0).max(1.0);
+                r.ssthresh = r.cwnd.max(2.0);
             }
             self.last_drop = Some(ack.now);
             self.reset_range();
             self.restart_sowd = true;
             return;
         }
-        if !ack.in_recovery && !within {
-            self.grow();
+        if !within {
+            self.reno.on_ack(ack);
         }
     }
 
     fn on_loss(&mut self, loss: &LossEvent) {
-        self.ssthresh = halve(self.cwnd, loss.inflight);
-        self.cwnd = self.ssthresh;
+        self.reno.on_loss(loss);
     }
 
-    fn on_recovery_exit(&mut self, _now: Time, _inflight: u64) {
-        self.cwnd = self.ssthresh;
+    fn on_recovery_exit(&mut self, now: Time, inflight: u64) {
+        self.reno.on_recovery_exit(now, inflight);
     }
 
-    fn on_timeout(&mut self, _now: Time, inflight: u64) {
-        self.ssthresh = halve(self.cwnd, inflight);
-        self.cwnd = 1.0;
+    fn on_timeout(&mut self, now: Time, inflight: u64) {
+        self.reno.on_timeout(now, inflight);
     }
 
     fn extra_metrics(&self) -> &'static [&'static str] {

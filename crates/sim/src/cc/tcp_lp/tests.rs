@@ -45,39 +45,39 @@ fn smoothed_delay_and_threshold_follow_gamma_and_delta() {
 /// Twenty ACKs at 20 ms, then the delay jumps to 100 ms from `jump_ms` on.
 fn drive_to_first_indication(offset: i64) -> (TcpLp, u64) {
     let mut c = lp(20.0);
-    c.ssthresh = 20.0;
+    c.reno.ssthresh = 20.0;
     for t in 0..20 {
         c.on_ack(&ack_at(100 + t, 20, offset));
     }
-    let w = c.cwnd;
+    let w = c.reno.cwnd;
     // sowd after the jump: 30, 38.75 ms against a threshold of 20 + 0.15·80 = 32 ms.
     c.on_ack(&ack_at(200, 100, offset));
     assert_eq!(c.indications(), 0);
     c.on_ack(&ack_at(201, 100, offset));
     assert_eq!(c.indications(), 1);
-    assert!((c.cwnd - (w + 1.0 / w) / 2.0).abs() < 1e-9, "halved: {} from {w}", c.cwnd);
+    assert!((c.reno.cwnd - (w + 1.0 / w) / 2.0).abs() < 1e-9, "halved: {} from {w}", c.reno.cwnd);
     (c, 201)
 }
 
 #[test]
 fn an_early_indication_halves_cwnd_and_holds_it_for_the_inference_window() {
     let (mut c, t0) = drive_to_first_indication(0);
-    let halved = c.cwnd;
+    let halved = c.reno.cwnd;
     // For one RTT (40 ms) the ACKs are of packets sent before the cut: their delays are its echo, not
     // indications, and they do not move the smoothed delay; no growth either.
     for t in 1..40 {
         c.on_ack(&ack_at(t0 + t, if t <= 5 { 100 } else { 20 }, 0));
     }
     assert_eq!(c.indications(), 1);
-    assert_eq!(c.cwnd, halved, "no growth inside the inference window");
+    assert_eq!(c.reno.cwnd, halved, "no growth inside the inference window");
     // Low delays after the echo but inside 3 RTTs (120 ms): still no growth.
     for t in 50..110 {
         c.on_ack(&ack_at(t0 + t, 20, 0));
     }
-    assert_eq!(c.cwnd, halved);
+    assert_eq!(c.reno.cwnd, halved);
     // After the window Reno's congestion avoidance resumes (+1/cwnd per ACK).
     c.on_ack(&ack_at(t0 + 130, 20, 0));
-    assert!((c.cwnd - (halved + 1.0 / halved)).abs() < 1e-9, "cwnd {}", c.cwnd);
+    assert!((c.reno.cwnd - (halved + 1.0 / halved)).abs() < 1e-9, "cwnd {}", c.reno.cwnd);
 }
 
 #[test]
@@ -87,24 +87,24 @@ fn a_second_indication_inside_the_inference_window_sets_one_packet() {
     // after the reduction, so its 100 ms starts the smoothed delay afresh, above the threshold.
     c.on_ack(&ack_at(t0 + 60, 100, 0));
     assert_eq!(c.indications(), 2);
-    assert_eq!(c.cwnd, 1.0);
+    assert_eq!(c.reno.cwnd, 1.0);
     // It restarts the window; after it, slow start back towards the halved ssthresh.
     for t in 61..180 {
         c.on_ack(&ack_at(t0 + t, 20, 0));
     }
-    assert_eq!(c.cwnd, 1.0, "the window restarted at +60 ms and lasts to +180 ms");
+    assert_eq!(c.reno.cwnd, 1.0, "the window restarted at +60 ms and lasts to +180 ms");
     c.on_ack(&ack_at(t0 + 200, 20, 0));
     c.on_ack(&ack_at(t0 + 201, 20, 0));
-    assert_eq!(c.cwnd, 3.0, "slow start");
+    assert_eq!(c.reno.cwnd, 3.0, "slow start");
 }
 
 #[test]
 fn an_indication_after_the_inference_window_only_halves() {
     let (mut c, t0) = drive_to_first_indication(0);
-    let halved = c.cwnd;
+    let halved = c.reno.cwnd;
     c.on_ack(&ack_at(t0 + 125, 100, 0));
     assert_eq!(c.indications(), 2);
-    assert!((c.cwnd - halved / 2.0).abs() < 1e-9, "cwnd {} vs {}", c.cwnd, halved / 2.0);
+    assert!((c.reno.cwnd - halved / 2.0).abs() < 1e-9, "cwnd {} vs {}", c.reno.cwnd, halved / 2.0);
 }
 
 #[test]
@@ -119,16 +119,16 @@ fn the_receivers_clock_offset_cancels() {
 fn losses_and_timeouts_are_renos() {
     let mut c = lp(20.0);
     c.on_loss(&LossEvent { now: 0, inflight: 20, lost_was_retransmit: false });
-    assert_eq!((c.cwnd, c.ssthresh), (10.0, 10.0));
+    assert_eq!((c.reno.cwnd, c.reno.ssthresh), (10.0, 10.0));
     c.on_timeout(0, 10);
-    assert_eq!((c.cwnd, c.ssthresh), (1.0, 5.0));
+    assert_eq!((c.reno.cwnd, c.reno.ssthresh), (1.0, 5.0));
 }
 
 fn lp_with_reset(reset: &str) -> TcpLp {
     let mut p = algorithm("tcp-lp").expect("registered").defaults();
     p.set("range_reset", crate::model::params::ParamValue::Str(reset.into()));
     let mut c = TcpLp::new(&p, &FlowContext::new(20.0));
-    c.ssthresh = 20.0;
+    c.reno.ssthresh = 20.0;
     c
 }
 
@@ -187,7 +187,7 @@ fn a_queue_that_keeps_growing_after_the_reset_is_a_second_indication() {
         c.on_ack(&ack_at(201 + t, 60, 0));
     }
     assert_eq!(c.indications(), 2);
-    assert_eq!(c.cwnd, 1.0, "inside the inference window");
+    assert_eq!(c.reno.cwnd, 1.0, "inside the inference window");
 }
 
 #[test]
