@@ -6,9 +6,12 @@ removes start-up and teardown,
 
 `make bench` runs it after the timed lines when valgrind is installed; with `--htsim PATH` (from
 `make bench HTSIM=PATH`, an htsim build of the same dumbbell taking `-flows N -secs S` and printing
-`delivered_pkts=N`) it also prints htsim/delaycc for 10 and 1000 flows as its last lines, and says so
-when the two did different work (delivered packets more than 1 % apart), since the ratio then compares
-unlike runs.
+`delivered_pkts=N`) it also prints htsim/delaycc for 10 and 1000 flows at 1 Gb/s and for 10 flows at
+10 Gb/s with equal work (`newreno-10-10g-ss`: htsim's transport and an initial ssthresh of each flow's
+share of the BDP, 1667 packets, in both) as its last lines, and says so when the two did different work
+(delivered packets more than 1 % apart), since the ratio then compares unlike runs.
+
+benches/scaling.py imports `instructions` and `counted` from here.
 """
 
 from __future__ import annotations
@@ -22,12 +25,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "target" / "release" / "delaycc-bench"
-LINES = ("newreno-10", "newreno-10-sack", "fast-10", "newreno-1000")
+LINES = ("newreno-10", "newreno-10-sack", "fast-10", "newreno-1000", "newreno-10-10g-ss")
 SHORT, LONG = 2.0, 6.0
+# htsim's options for each delaycc line it is compared with: the same dumbbell, flows and initial ssthresh
+# (10 Gb/s: 16,667 packets of BDP, 1667 a flow, as bench.rs's `ssthresh_share` computes it).
+HTSIM_RUNS = {
+    "newreno-10": ["-flows", "10"],
+    "newreno-1000": ["-flows", "1000"],
+    "newreno-10-10g-ss": ["-flows", "10", "-mbps", "10000", "-ssthresh_pkts", "1667"],
+}
 
 
-def counted(command: list[str], packets_pattern: str) -> tuple[int, int]:
-    """(instructions, delivered packets) of one run under cachegrind without cache simulation."""
+def instructions(command: list[str]) -> tuple[int, str]:
+    """(instructions, stdout and stderr) of one run under cachegrind without cache simulation."""
     out = subprocess.run(
         ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *command],
         capture_output=True,
@@ -36,10 +46,18 @@ def counted(command: list[str], packets_pattern: str) -> tuple[int, int]:
     )
     text = out.stdout + out.stderr
     refs = re.search(r"I\s+refs:\s+([\d,]+)", text)
-    packets = re.search(packets_pattern, text)
-    if not refs or not packets:
+    if not refs:
         raise SystemExit(f"instructions.py: could not read the run of {command[0]}")
-    return int(refs.group(1).replace(",", "")), int(packets.group(1))
+    return int(refs.group(1).replace(",", "")), text
+
+
+def counted(command: list[str], packets_pattern: str) -> tuple[int, int]:
+    """(instructions, delivered packets) of one run under cachegrind without cache simulation."""
+    refs, text = instructions(command)
+    packets = re.search(packets_pattern, text)
+    if not packets:
+        raise SystemExit(f"instructions.py: could not read the run of {command[0]}")
+    return refs, int(packets.group(1))
 
 
 def per_packet(command: list[str], seconds_flag: str, packets_pattern: str) -> tuple[float, int]:
@@ -52,8 +70,8 @@ def delaycc(line: str) -> tuple[float, int]:
     return per_packet([str(BENCH), "--only", line], "--seconds", r"(\d+) pkts\s+peak RSS")
 
 
-def htsim(path: str, flows: int) -> tuple[float, int]:
-    return per_packet([path, "-flows", str(flows)], "-secs", r"delivered_pkts=(\d+)")
+def htsim(path: str, options: list[str]) -> tuple[float, int]:
+    return per_packet([path, *options], "-secs", r"delivered_pkts=(\d+)")
 
 
 def main() -> int:
@@ -71,15 +89,19 @@ def main() -> int:
         ours[line] = delaycc(line)
         per, packets = ours[line]
         span = f"{packets} packets, {SHORT:g}-{LONG:g} s"
-        print(f"{line:16s} {per:7.0f} instructions per delivered packet ({span})")
+        print(f"{line:18s} {per:7.0f} instructions per delivered packet ({span})")
     if args.htsim:
-        for flows in (10, 1000):
-            theirs, their_packets = htsim(args.htsim, flows)
-            per, packets = ours[f"newreno-{flows}"]
+        for line, what in (
+            ("newreno-10", "10 flows"),
+            ("newreno-1000", "1000 flows"),
+            ("newreno-10-10g-ss", "10 flows at 10 Gb/s, equal work"),
+        ):
+            theirs, their_packets = htsim(args.htsim, HTSIM_RUNS[line])
+            per, packets = ours[line]
             gap = abs(packets - their_packets) / their_packets
             note = f"; the runs did different work ({gap:.1%} apart in packets)" if gap > 0.01 else ""
             ratio = theirs / per
-            print(f"htsim/delaycc instructions, {flows} flows = {ratio:.2f} ({theirs:.0f} / {per:.0f}{note})")
+            print(f"htsim/delaycc instructions, {what} = {ratio:.2f} ({theirs:.0f} / {per:.0f}{note})")
     return 0
 
 
