@@ -252,7 +252,7 @@ impl Fast {
         }
         let old = m.old_flight(ack.snd_una).unwrap_or(m.flight);
         // A retransmitted packet's ACK gives no sample; the module then times its round with avgRTT.
-        let rtt = ack.rtt.or(self.avg_rtt.map(from_secs)).unwrap_or(0);
+        let rtt = ack.rtt.or_else(|| self.avg_rtt.map(from_secs)).unwrap_or(0);
         let round_started = m.on_ack(ack.now, rtt);
         self.module = Some(m);
         if self.ccafr_step(ack, old, round_started) {
