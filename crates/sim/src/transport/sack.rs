@@ -193,10 +193,16 @@ impl SackLog {
 
 /// The sender's scoreboard (`ScoreBoardRQ`): SACKed ranges above the cumulative ACK, the next hole to
 /// retransmit, and whether the last update changed anything.
+///
+/// After a burst of losses the scoreboard holds hundreds of ranges, and it is read on every ACK of the
+/// recovery, so nothing here walks all of them: the ranges' ends increase with their starts, so lookups
+/// are binary searches, and the number of packets they cover is kept up to date rather than summed.
 #[derive(Clone, Debug, Default)]
 pub struct Scoreboard {
-    /// Disjoint, sorted, non-adjacent [l, r) ranges.
+    /// Disjoint, sorted, non-adjacent [l, r) ranges (so both ends increase strictly).
     ranges: Vec<(u64, u64)>,
+    /// Packets the ranges cover.
+    covered: u64,
     /// Lowest packet not cumulatively acknowledged (ns-2 sack_min).
     sack_min: u64,
     /// Next candidate for retransmission (ns-2 h_seqno_; None = -1).
@@ -207,6 +213,7 @@ pub struct Scoreboard {
 impl Scoreboard {
     pub fn clear(&mut self) {
         self.ranges.clear();
+        self.covered = 0;
         self.h_seqno = None;
     }
 
@@ -214,8 +221,10 @@ impl Scoreboard {
         self.ranges.is_empty()
     }
 
-    fn total(&self) -> u64 {
-        self.ranges.iter().map(|(l, r)| r - l).sum()
+    /// The index of the first range that ends above `seq` (`ranges.len()` if none does): the only range
+    /// that can hold `seq`, and the first one above it otherwise.
+    fn first_ending_above(&self, seq: u64) -> usize {
+        self.ranges.partition_point(|&(_, r)| r <= seq)
     }
 
     fn add(&mut self, l: u64, r: u64) {
@@ -232,8 +241,10 @@ impl Scoreboard {
             }
             lo = lo.min(a);
             hi = hi.max(b);
+            self.covered -= b - a;
             end += 1;
         }
+        self.covered += hi - lo;
         if end == start {
             self.ranges.insert(start, (lo, hi));
         } else {
@@ -250,20 +261,23 @@ impl Scoreboard {
 
     /// `UpdateScoreBoard(last_ack_, tcph)`: `snd_una` is the cumulative ACK (next expected).
     pub fn update(&mut self, snd_una: u64, blocks: &[(u64, u64)]) {
-        let old_total = self.total();
+        let old_covered = self.covered;
         self.changed = false;
         if self.sack_min < snd_una {
             self.sack_min = snd_una;
             if !self.ranges.is_empty() {
-                let m = self.sack_min;
-                self.ranges.retain(|&(_, r)| r > m);
+                // The ranges ending at or below sack_min are a prefix.
+                let gone = self.first_ending_above(self.sack_min);
+                for (l, r) in self.ranges.drain(..gone) {
+                    self.covered -= r - l;
+                }
                 self.changed = true;
             }
         }
         for &(l, r) in blocks {
             self.add(l, r);
         }
-        self.changed = self.changed || old_total != self.total();
+        self.changed = self.changed || old_covered != self.covered;
     }
 
     pub fn changed(&self) -> bool {
@@ -273,21 +287,13 @@ impl Scoreboard {
     /// `GetNextRetran`: the first hole at or above h_seqno that has SACKed data above it.
     pub fn next_retran(&mut self) -> Option<u64> {
         let mut seq = self.h_seqno.unwrap_or(0).max(self.sack_min);
-        for (i, &(l, r)) in self.ranges.iter().enumerate() {
-            if l > seq {
-                break;
-            }
-            if seq < r {
-                // Covered: the hole is at the block's end, if another block lies above it.
-                if i + 1 < self.ranges.len() {
-                    seq = r;
-                    break;
-                }
-                return None;
-            }
-        }
-        if !self.ranges.iter().any(|&(l, _)| l > seq) {
-            return None;
+        let i = self.first_ending_above(seq);
+        // Some range must start above the hole: the one after seq's own range if seq is covered (the
+        // hole is then at that range's end), else the range found, which starts above seq.
+        let &(l, r) = self.ranges.get(i)?;
+        if l <= seq {
+            self.ranges.get(i + 1)?;
+            seq = r;
         }
         if self.h_seqno.is_none_or(|h| seq > h) {
             self.h_seqno = Some(seq);
@@ -305,19 +311,12 @@ impl Scoreboard {
     /// `GetNextUnacked(seq)`: the first packet at or above `seq` not SACKed (None if nothing is SACKed
     /// at or above it).
     pub fn next_unacked(&self, seq: u64) -> Option<u64> {
-        for &(l, r) in &self.ranges {
-            if l > seq {
-                return Some(seq);
-            }
-            if seq < r {
-                return Some(r);
-            }
-        }
-        None
+        let &(l, r) = self.ranges.get(self.first_ending_above(seq))?;
+        Some(if l > seq { seq } else { r })
     }
 
     pub fn is_sacked(&self, seq: u64) -> bool {
-        self.ranges.iter().any(|&(l, r)| l <= seq && seq < r)
+        self.ranges.get(self.first_ending_above(seq)).is_some_and(|&(l, _)| l <= seq)
     }
 }
 
@@ -384,6 +383,73 @@ mod tests {
         assert!(!sb.changed());
         assert_eq!(sb.next_unacked(1), Some(1));
         assert_eq!(sb.next_unacked(2), Some(3));
+    }
+
+    /// The scoreboard's lookups against the linear scans they replaced, over random SACK updates.
+    #[test]
+    fn scoreboard_lookups_match_linear_scans() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..200 {
+            let mut sb = Scoreboard::default();
+            let mut una = 0;
+            for _ in 0..60 {
+                una += rand(4);
+                let blocks: Vec<_> = (0..rand(4))
+                    .map(|_| {
+                        let l = una + rand(80);
+                        (l, l + rand(6))
+                    })
+                    .collect();
+                let before: u64 = sb.ranges.iter().map(|(l, r)| r - l).sum();
+                let had = !sb.ranges.is_empty() && sb.sack_min < una;
+                sb.update(una, &blocks);
+                let total: u64 = sb.ranges.iter().map(|(l, r)| r - l).sum();
+                assert_eq!(sb.covered, total);
+                assert_eq!(sb.changed(), had || before != total);
+                assert!(sb.ranges.windows(2).all(|w| w[0].1 < w[1].0));
+                for seq in una.saturating_sub(2)..una + 90 {
+                    let linear = sb
+                        .ranges
+                        .iter()
+                        .find_map(|&(l, r)| (l > seq).then_some(seq).or((seq < r).then_some(r)));
+                    assert_eq!(sb.next_unacked(seq), linear);
+                    let covered = sb.ranges.iter().any(|&(l, r)| l <= seq && seq < r);
+                    assert_eq!(sb.is_sacked(seq), covered);
+                }
+                if rand(3) == 0 {
+                    let mut seq = sb.h_seqno.unwrap_or(0).max(sb.sack_min);
+                    let mut expect = None;
+                    let mut last = false;
+                    for (i, &(l, r)) in sb.ranges.iter().enumerate() {
+                        if l > seq {
+                            break;
+                        }
+                        if seq < r {
+                            last = i + 1 == sb.ranges.len();
+                            seq = r;
+                            break;
+                        }
+                    }
+                    if !last && sb.ranges.iter().any(|&(l, _)| l > seq) {
+                        expect = Some(seq);
+                    }
+                    let got = sb.next_retran();
+                    assert_eq!(got, expect);
+                    if let Some(s) = got {
+                        sb.mark_retran(s + rand(3));
+                    }
+                }
+                if rand(20) == 0 {
+                    sb.clear();
+                }
+            }
+        }
     }
 
     #[test]
