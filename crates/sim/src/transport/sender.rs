@@ -363,6 +363,10 @@ impl Sender {
             return;
         }
         if self.sk.is_some() {
+            // Outside recovery and unpaced, Sack1's and FAST's send_much() is the window test alone.
+            if !self.in_recovery && self.pacer.is_none() {
+                return self.send_within_window_sack(now);
+            }
             return self.send_much_sack(now);
         }
         let wnd = self.effective_window();

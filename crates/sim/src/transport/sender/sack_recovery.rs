@@ -167,6 +167,18 @@ impl Sender {
         }
     }
 
+    /// `send_much_sack` outside recovery for a flow without a pacer, where only the window limits: the
+    /// same packets without the tests for recovery, pacing and stale packets on every iteration. The
+    /// window is read again after every packet, as there, since an algorithm's `on_send` may change it.
+    #[inline(always)]
+    pub(super) fn send_within_window_sack(&mut self, now: Time) {
+        while self.snd_nxt < self.snd_una + self.effective_window_no_rwnd().min(self.rwnd) {
+            if !self.send_next(now) {
+                break;
+            }
+        }
+    }
+
     /// `send_much()` of Sack1 and FAST (tcp/tcp-sack1.cc:422, tcp/tcp-fast.cc:745): outside recovery
     /// the window limits; in recovery pipe_ < cwnd_, holes first (and for FAST, first of all a packet
     /// unacknowledged for `stale_after()`), then new data within the receiver's window.
