@@ -111,6 +111,16 @@ impl Receiver {
 
     /// The SACK blocks of the ACK about to be sent (for the last packet received).
     pub fn sack_blocks(&mut self) -> SackBlocks {
+        // The usual case: everything up to the highest packet seen has arrived. `Sacker::blocks` then
+        // reports nothing and only forgets its remembered blocks; this does the same without its call.
+        if let Some(st) = &mut self.sacker {
+            if st.max_seen.is_none_or(|m| self.rcv_nxt > m) {
+                if st.max_seen.is_some() {
+                    st.sacker.forget();
+                }
+                return SackBlocks::default();
+            }
+        }
         let Some(mut st) = self.sacker.take() else {
             return SackBlocks::default();
         };

@@ -49,6 +49,14 @@ impl Sacker {
         self.stack = [(-1, -1); MAX_SACK_BLOCKS];
         self.cnt = 0;
     }
+
+    /// What `blocks` does when the cumulative ACK has reached the highest packet seen: it reports no
+    /// block and empties its memory.
+    pub fn forget(&mut self) {
+        if self.cnt != 0 {
+            self.reset();
+        }
+    }
     fn pop(&mut self, n: usize) {
         let mut i = n;
         while i + 1 < self.cnt {
@@ -157,37 +165,64 @@ impl Sacker {
 }
 
 /// Blocks sent with ACKs and not yet read by the sender, keyed by the ACK's serial number.
+///
+/// Every ACK gets a serial, but only the ACKs with blocks get an entry: most ACKs carry none, and for
+/// them recording and taking is a counter and a test.
 #[derive(Clone, Debug, Default)]
 pub struct SackLog {
+    /// The serial the next ACK gets.
+    next: u64,
+    /// Serials below this have been taken or passed over (ACKs lost or overtaken on the way).
     base: u64,
-    entries: VecDeque<SackBlocks>,
+    /// The ACKs with blocks among serials base..next, in serial order.
+    entries: VecDeque<(u64, SackBlocks)>,
 }
 
 impl SackLog {
     /// Records the blocks of the next ACK; returns the serial it must carry.
+    #[inline]
     pub fn record(&mut self, b: SackBlocks) -> u64 {
-        self.entries.push_back(b);
-        self.base + self.entries.len() as u64 - 1
+        let serial = self.next;
+        self.next += 1;
+        if b.n != 0 {
+            self.entries.push_back((serial, b));
+        }
+        serial
     }
 
     /// The blocks of ACK `serial` if they are still kept, without taking them (for packet traces).
     pub fn peek(&self, serial: u64) -> Option<SackBlocks> {
-        let i = usize::try_from(serial.checked_sub(self.base)?).ok()?;
-        self.entries.get(i).copied()
+        if serial < self.base || serial >= self.next {
+            return None;
+        }
+        let found = self.entries.iter().find(|(s, _)| *s == serial);
+        Some(found.map_or_else(SackBlocks::default, |&(_, b)| b))
     }
 
     /// The blocks of ACK `serial`; earlier entries (ACKs lost on the way) are dropped.
+    #[inline]
     pub fn take(&mut self, serial: u64) -> SackBlocks {
-        if serial < self.base {
+        if serial < self.base || serial >= self.next {
             return SackBlocks::default();
         }
-        let skip = (serial - self.base) as usize;
-        if skip >= self.entries.len() {
-            return SackBlocks::default();
-        }
-        self.entries.drain(..skip);
         self.base = serial + 1;
-        self.entries.pop_front().unwrap_or_default()
+        if self.entries.is_empty() {
+            return SackBlocks::default();
+        }
+        self.take_entry(serial)
+    }
+
+    fn take_entry(&mut self, serial: u64) -> SackBlocks {
+        while let Some(&(s, b)) = self.entries.front() {
+            if s > serial {
+                break;
+            }
+            self.entries.pop_front();
+            if s == serial {
+                return b;
+            }
+        }
+        SackBlocks::default()
     }
 }
 
@@ -462,5 +497,18 @@ mod tests {
         assert_eq!((s0, s1), (0, 1));
         assert_eq!(log.take(1), b);
         assert_eq!(log.take(0), SackBlocks::default());
+        // ACKs without blocks have serials but no entries; taking a later one drops the earlier ones.
+        let s2 = log.record(b);
+        let s3 = log.record(SackBlocks::default());
+        let s4 = log.record(b);
+        assert_eq!((s2, s3, s4), (2, 3, 4));
+        assert_eq!(log.peek(2), Some(b));
+        assert_eq!(log.peek(3), Some(SackBlocks::default()));
+        assert_eq!(log.peek(5), None);
+        assert_eq!(log.take(3), SackBlocks::default());
+        assert_eq!(log.peek(2), None);
+        assert_eq!(log.take(2), SackBlocks::default(), "passed over");
+        assert_eq!(log.take(4), b);
+        assert!(log.entries.is_empty());
     }
 }
