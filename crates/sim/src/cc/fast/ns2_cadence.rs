@@ -52,7 +52,10 @@ impl ModuleClock {
             return;
         }
         let idx = (seq - self.sent_base) as usize;
-        if idx < self.sent_flight.len() {
+        if idx == self.sent_flight.len() {
+            // The usual case, a new packet: one push, without `resize`'s call.
+            self.sent_flight.push_back(self.flight);
+        } else if idx < self.sent_flight.len() {
             self.sent_flight[idx] = self.flight;
         } else {
             // Sequence numbers leave in order, so a gap is only possible after a go-back-N; fill it.
