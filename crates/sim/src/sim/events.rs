@@ -17,11 +17,13 @@ use crate::transport::{AckDecision, AckInput, Flow, TxRequest};
 #[cold]
 #[inline(never)]
 fn record_sack(fl: &mut Flow) -> (u64, u32) {
-    let b = fl.receiver.sack_blocks();
-    match &mut fl.sack_log {
-        Some(log) => (log.record(b), b.n as u32 * SACK_BLOCK_BYTES),
-        None => (0, 0),
+    let Some(log) = &mut fl.sack_log else { return (0, 0) };
+    // Most ACKs carry no block: that case neither builds nor copies an empty set of blocks.
+    if fl.receiver.sack_blocks_empty() {
+        return (log.record_none(), 0);
     }
+    let b = fl.receiver.sack_blocks();
+    (log.record(b), b.n as u32 * SACK_BLOCK_BYTES)
 }
 
 /// What an arriving ACK packet tells its sender.

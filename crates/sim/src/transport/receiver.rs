@@ -109,17 +109,24 @@ impl Receiver {
         i > self.rcv_nxt && self.ooo.get((i - self.rcv_nxt - 1) as usize).copied().unwrap_or(false)
     }
 
+    /// Whether the ACK about to be sent carries no SACK block because everything up to the highest
+    /// packet seen has arrived: the usual case. `Sacker::blocks` then only forgets its remembered
+    /// blocks, which this does too, so that `sack_blocks` need not be called.
+    #[inline]
+    pub fn sack_blocks_empty(&mut self) -> bool {
+        let Some(st) = &mut self.sacker else { return true };
+        let Some(m) = st.max_seen else { return true };
+        if self.rcv_nxt <= m {
+            return false;
+        }
+        st.sacker.forget();
+        true
+    }
+
     /// The SACK blocks of the ACK about to be sent (for the last packet received).
     pub fn sack_blocks(&mut self) -> SackBlocks {
-        // The usual case: everything up to the highest packet seen has arrived. `Sacker::blocks` then
-        // reports nothing and only forgets its remembered blocks; this does the same without its call.
-        if let Some(st) = &mut self.sacker {
-            if st.max_seen.is_none_or(|m| self.rcv_nxt > m) {
-                if st.max_seen.is_some() {
-                    st.sacker.forget();
-                }
-                return SackBlocks::default();
-            }
+        if self.sack_blocks_empty() {
+            return SackBlocks::default();
         }
         let Some(mut st) = self.sacker.take() else {
             return SackBlocks::default();

@@ -182,12 +182,18 @@ impl SackLog {
     /// Records the blocks of the next ACK; returns the serial it must carry.
     #[inline]
     pub fn record(&mut self, b: SackBlocks) -> u64 {
-        let serial = self.next;
-        self.next += 1;
+        let serial = self.record_none();
         if b.n != 0 {
             self.entries.push_back((serial, b));
         }
         serial
+    }
+
+    /// `record` for an ACK without blocks.
+    #[inline]
+    pub fn record_none(&mut self) -> u64 {
+        self.next += 1;
+        self.next - 1
     }
 
     /// The blocks of ACK `serial` if they are still kept, without taking them (for packet traces).
