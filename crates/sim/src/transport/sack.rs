@@ -272,9 +272,32 @@ impl Scoreboard {
         if r <= l {
             return;
         }
-        // Merge in place with every range it overlaps or touches (the ranges stay sorted, disjoint and
-        // non-adjacent); no allocation, as this runs for every block of every duplicate ACK.
-        let start = self.ranges.partition_point(|x| x.1 < l);
+        let start = self.first_ending_at_or_above(l);
+        // Most blocks after an ACK's first repeat what the scoreboard already holds.
+        let known = self.ranges.get(start).is_some_and(|&(a, b)| a <= l && r <= b);
+        if !known {
+            self.merge(start, l, r);
+        }
+        // ReassemblyQueue::add moves rcv_nxt_ (sack_min) over a block starting at or below it.
+        if let Some(&(a, b)) = self.ranges.first() {
+            if a <= self.sack_min {
+                self.sack_min = self.sack_min.max(b);
+            }
+        }
+    }
+
+    /// The index of the first range that ends at or above `l`: where a block starting at `l` goes. The
+    /// newest block usually extends the highest range, so that one is tried before the search.
+    fn first_ending_at_or_above(&self, l: u64) -> usize {
+        match self.ranges.last() {
+            Some(&(a, b)) if a <= l => self.ranges.len() - usize::from(b >= l),
+            _ => self.ranges.partition_point(|x| x.1 < l),
+        }
+    }
+
+    /// Merges [l, r) in place with every range from `start` on that it overlaps or touches (the ranges
+    /// stay sorted, disjoint and non-adjacent); no allocation, as this runs for every new block.
+    fn merge(&mut self, start: usize, l: u64, r: u64) {
         let (mut lo, mut hi, mut end) = (l, r, start);
         while let Some(&(a, b)) = self.ranges.get(end) {
             if a > hi {
@@ -286,16 +309,12 @@ impl Scoreboard {
             end += 1;
         }
         self.covered += hi - lo;
-        if end == start {
-            self.ranges.insert(start, (lo, hi));
-        } else {
-            self.ranges[start] = (lo, hi);
-            self.ranges.drain(start + 1..end);
-        }
-        // ReassemblyQueue::add moves rcv_nxt_ (sack_min) over a block starting at or below it.
-        if let Some(&(a, b)) = self.ranges.first() {
-            if a <= self.sack_min {
-                self.sack_min = self.sack_min.max(b);
+        match end - start {
+            0 => self.ranges.insert(start, (lo, hi)),
+            1 => self.ranges[start] = (lo, hi),
+            _ => {
+                self.ranges[start] = (lo, hi);
+                self.ranges.drain(start + 1..end);
             }
         }
     }
