@@ -205,30 +205,31 @@ impl SackLog {
         Some(found.map_or_else(SackBlocks::default, |&(_, b)| b))
     }
 
-    /// The blocks of ACK `serial`; earlier entries (ACKs lost on the way) are dropped.
+    /// The blocks of ACK `serial`, None if it has none (most ACKs: the caller then copies no empty
+    /// blocks) or is no longer kept; earlier entries (ACKs lost on the way) are dropped.
     #[inline]
-    pub fn take(&mut self, serial: u64) -> SackBlocks {
+    pub fn take(&mut self, serial: u64) -> Option<SackBlocks> {
         if serial < self.base || serial >= self.next {
-            return SackBlocks::default();
+            return None;
         }
         self.base = serial + 1;
         if self.entries.is_empty() {
-            return SackBlocks::default();
+            return None;
         }
         self.take_entry(serial)
     }
 
-    fn take_entry(&mut self, serial: u64) -> SackBlocks {
+    fn take_entry(&mut self, serial: u64) -> Option<SackBlocks> {
         while let Some(&(s, b)) = self.entries.front() {
             if s > serial {
                 break;
             }
             self.entries.pop_front();
             if s == serial {
-                return b;
+                return Some(b);
             }
         }
-        SackBlocks::default()
+        None
     }
 }
 
@@ -520,8 +521,8 @@ mod tests {
         let s0 = log.record(SackBlocks::default());
         let s1 = log.record(b);
         assert_eq!((s0, s1), (0, 1));
-        assert_eq!(log.take(1), b);
-        assert_eq!(log.take(0), SackBlocks::default());
+        assert_eq!(log.take(1), Some(b));
+        assert_eq!(log.take(0), None);
         // ACKs without blocks have serials but no entries; taking a later one drops the earlier ones.
         let s2 = log.record(b);
         let s3 = log.record(SackBlocks::default());
@@ -530,10 +531,10 @@ mod tests {
         assert_eq!(log.peek(2), Some(b));
         assert_eq!(log.peek(3), Some(SackBlocks::default()));
         assert_eq!(log.peek(5), None);
-        assert_eq!(log.take(3), SackBlocks::default());
+        assert_eq!(log.take(3), None);
         assert_eq!(log.peek(2), None);
-        assert_eq!(log.take(2), SackBlocks::default(), "passed over");
-        assert_eq!(log.take(4), b);
+        assert_eq!(log.take(2), None, "passed over");
+        assert_eq!(log.take(4), Some(b));
         assert!(log.entries.is_empty());
     }
 }
