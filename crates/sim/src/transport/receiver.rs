@@ -90,8 +90,9 @@ impl Receiver {
         self.sacker.is_some()
     }
 
-    #[cold]
-    #[inline(never)]
+    /// Inlined: out of line, its call cost about as much as its work on every data packet of a SACK
+    /// flow; flows without SACK skip it on one test either way.
+    #[inline(always)]
     fn note_for_sack(&mut self, seq: u64) {
         let dup = self.seen(seq);
         if let Some(st) = &mut self.sacker {
