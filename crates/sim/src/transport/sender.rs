@@ -549,8 +549,8 @@ impl Sender {
                 self.firstpartial = true;
             }
             if !self.in_recovery && self.convergence.watching() {
-                let rtt = self.rto.srtt().unwrap_or(0);
-                self.convergence.on_ack(now, self.cc.window(), rtt);
+                let rto = &self.rto;
+                self.convergence.on_ack(now, self.cc.window(), || rto.srtt().unwrap_or(0));
             }
         } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
             self.dupacks += 1;

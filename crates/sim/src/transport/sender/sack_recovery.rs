@@ -48,8 +48,8 @@ impl Sender {
                 self.rto_deadline =
                     if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
                 if self.convergence.watching() {
-                    let rtt = self.rto.srtt().unwrap_or(0);
-                    self.convergence.on_ack(now, self.cc.window(), rtt);
+                    let rto = &self.rto;
+                    self.convergence.on_ack(now, self.cc.window(), || rto.srtt().unwrap_or(0));
                 }
                 self.try_send(now);
             } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
