@@ -92,7 +92,17 @@ impl ModuleClock {
 
     /// `fast_pace`: schedules `steps` more whole-packet increases (0: just count this ACK) and takes the
     /// one that is due. `period` and `avg_rtt` in seconds.
+    #[inline]
     pub fn pace(&mut self, cwnd: &mut f64, steps: i64, period: f64, avg_rtt: f64) {
+        // Most ACKs schedule nothing and find nothing scheduled: they only count themselves.
+        if steps < 1 && self.increments == 0.0 && avg_rtt != 0.0 {
+            self.acks_since_step = self.acks_since_step.wrapping_add(1);
+            return;
+        }
+        self.pace_steps(cwnd, steps, period, avg_rtt);
+    }
+
+    fn pace_steps(&mut self, cwnd: &mut f64, steps: i64, period: f64, avg_rtt: f64) {
         if avg_rtt == 0.0 {
             return;
         }
