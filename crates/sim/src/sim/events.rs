@@ -17,11 +17,13 @@ use crate::transport::{AckDecision, AckInput, Flow, TxRequest};
 #[cold]
 #[inline(never)]
 fn record_sack(fl: &mut Flow) -> (u64, u32) {
-    let b = fl.receiver.sack_blocks();
-    match &mut fl.sack_log {
-        Some(log) => (log.record(b), b.n as u32 * SACK_BLOCK_BYTES),
-        None => (0, 0),
+    let Some(log) = &mut fl.sack_log else { return (0, 0) };
+    // Most ACKs carry no block: that case neither builds nor copies an empty set of blocks.
+    if fl.receiver.sack_blocks_empty() {
+        return (log.record_none(), 0);
     }
+    let b = fl.receiver.sack_blocks();
+    (log.record(b), b.n as u32 * SACK_BLOCK_BYTES)
 }
 
 /// What an arriving ACK packet tells its sender.
@@ -350,20 +352,28 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     fn on_ack_out_of_line(&mut self, p: &Packet) {
-        let now = self.now;
         let fl = &mut self.flows[p.owner as usize];
-        let b = fl.sack_log.as_mut().map(|log| log.take(p.first_sent)).unwrap_or_default();
-        if fl.traced {
-            self.trace_received(p.owner, p, b.as_slice());
+        // Most ACKs carry no block: they pass an empty slice, not a copy of empty blocks.
+        match fl.sack_log.as_mut().and_then(|log| log.take(p.first_sent)) {
+            None => self.ack_with_blocks(p, &[]),
+            Some(b) => self.ack_with_blocks(p, b.as_slice()),
+        }
+    }
+
+    #[inline(always)]
+    fn ack_with_blocks(&mut self, p: &Packet, blocks: &[(u64, u64)]) {
+        let now = self.now;
+        if self.flows[p.owner as usize].traced {
+            self.trace_received(p.owner, p, blocks);
         }
         let input = ack_input(p);
         let s = &mut self.flows[p.owner as usize].sender;
         // Only ACKs of flows with ECN may carry the echo (its only bit).
         if p.ecn != 0 {
             std::hint::cold_path();
-            s.on_ack_echoing(now, &input, b.as_slice());
+            s.on_ack_echoing(now, &input, blocks);
         } else {
-            s.on_ack(now, &input, b.as_slice());
+            s.on_ack(now, &input, blocks);
         }
     }
 

@@ -40,13 +40,14 @@ impl ConvergenceTracker {
         self.episode.is_some()
     }
 
-    /// After every ACK outside recovery: the current window and smoothed RTT.
+    /// After every ACK outside recovery: the current window and smoothed RTT. The RTT is asked only once
+    /// the window is back, which is not the case on most ACKs of an episode.
     #[inline]
-    pub fn on_ack(&mut self, now: Time, cwnd: f64, rtt: Time) {
+    pub fn on_ack(&mut self, now: Time, cwnd: f64, rtt: impl FnOnce() -> Time) {
         let Some((t_pd, target)) = self.episode else { return };
         if cwnd >= target - 1.0 {
             let since = *self.candidate.get_or_insert(now);
-            if now.saturating_sub(since) >= rtt {
+            if now.saturating_sub(since) >= rtt() {
                 self.episodes.push((t_pd, since - t_pd));
                 self.episode = None;
                 self.candidate = None;
@@ -72,7 +73,7 @@ mod tests {
         let mut t = 10_100 * ms;
         let mut w = 20.0;
         while t <= 12_200 * ms {
-            c.on_ack(t, w, 100 * ms);
+            c.on_ack(t, w, || 100 * ms);
             t += 100 * ms;
             w += 1.0;
         }
@@ -83,10 +84,10 @@ mod tests {
     fn a_dip_below_the_target_restarts_the_confirmation() {
         let mut c = ConvergenceTracker::default();
         c.on_loss(0, 10.0);
-        c.on_ack(100, 9.0, 50);
-        c.on_ack(120, 8.5, 50);
-        c.on_ack(130, 9.5, 50);
-        c.on_ack(190, 9.5, 50);
+        c.on_ack(100, 9.0, || 50);
+        c.on_ack(120, 8.5, || 50);
+        c.on_ack(130, 9.5, || 50);
+        c.on_ack(190, 9.5, || 50);
         assert_eq!(c.episodes, vec![(0, 130)]);
     }
 

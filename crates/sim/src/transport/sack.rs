@@ -49,6 +49,14 @@ impl Sacker {
         self.stack = [(-1, -1); MAX_SACK_BLOCKS];
         self.cnt = 0;
     }
+
+    /// What `blocks` does when the cumulative ACK has reached the highest packet seen: it reports no
+    /// block and empties its memory.
+    pub fn forget(&mut self) {
+        if self.cnt != 0 {
+            self.reset();
+        }
+    }
     fn pop(&mut self, n: usize) {
         let mut i = n;
         while i + 1 < self.cnt {
@@ -157,46 +165,86 @@ impl Sacker {
 }
 
 /// Blocks sent with ACKs and not yet read by the sender, keyed by the ACK's serial number.
+///
+/// Every ACK gets a serial, but only the ACKs with blocks get an entry: most ACKs carry none, and for
+/// them recording and taking is a counter and a test.
 #[derive(Clone, Debug, Default)]
 pub struct SackLog {
+    /// The serial the next ACK gets.
+    next: u64,
+    /// Serials below this have been taken or passed over (ACKs lost or overtaken on the way).
     base: u64,
-    entries: VecDeque<SackBlocks>,
+    /// The ACKs with blocks among serials base..next, in serial order.
+    entries: VecDeque<(u64, SackBlocks)>,
 }
 
 impl SackLog {
     /// Records the blocks of the next ACK; returns the serial it must carry.
+    #[inline]
     pub fn record(&mut self, b: SackBlocks) -> u64 {
-        self.entries.push_back(b);
-        self.base + self.entries.len() as u64 - 1
+        let serial = self.record_none();
+        if b.n != 0 {
+            self.entries.push_back((serial, b));
+        }
+        serial
+    }
+
+    /// `record` for an ACK without blocks.
+    #[inline]
+    pub fn record_none(&mut self) -> u64 {
+        self.next += 1;
+        self.next - 1
     }
 
     /// The blocks of ACK `serial` if they are still kept, without taking them (for packet traces).
     pub fn peek(&self, serial: u64) -> Option<SackBlocks> {
-        let i = usize::try_from(serial.checked_sub(self.base)?).ok()?;
-        self.entries.get(i).copied()
+        if serial < self.base || serial >= self.next {
+            return None;
+        }
+        let found = self.entries.iter().find(|(s, _)| *s == serial);
+        Some(found.map_or_else(SackBlocks::default, |&(_, b)| b))
     }
 
-    /// The blocks of ACK `serial`; earlier entries (ACKs lost on the way) are dropped.
-    pub fn take(&mut self, serial: u64) -> SackBlocks {
-        if serial < self.base {
-            return SackBlocks::default();
+    /// The blocks of ACK `serial`, None if it has none (most ACKs: the caller then copies no empty
+    /// blocks) or is no longer kept; earlier entries (ACKs lost on the way) are dropped.
+    #[inline]
+    pub fn take(&mut self, serial: u64) -> Option<SackBlocks> {
+        if serial < self.base || serial >= self.next {
+            return None;
         }
-        let skip = (serial - self.base) as usize;
-        if skip >= self.entries.len() {
-            return SackBlocks::default();
-        }
-        self.entries.drain(..skip);
         self.base = serial + 1;
-        self.entries.pop_front().unwrap_or_default()
+        if self.entries.is_empty() {
+            return None;
+        }
+        self.take_entry(serial)
+    }
+
+    fn take_entry(&mut self, serial: u64) -> Option<SackBlocks> {
+        while let Some(&(s, b)) = self.entries.front() {
+            if s > serial {
+                break;
+            }
+            self.entries.pop_front();
+            if s == serial {
+                return Some(b);
+            }
+        }
+        None
     }
 }
 
 /// The sender's scoreboard (`ScoreBoardRQ`): SACKed ranges above the cumulative ACK, the next hole to
 /// retransmit, and whether the last update changed anything.
+///
+/// After a burst of losses the scoreboard holds hundreds of ranges, and it is read on every ACK of the
+/// recovery, so nothing here walks all of them: the ranges' ends increase with their starts, so lookups
+/// are binary searches, and the number of packets they cover is kept up to date rather than summed.
 #[derive(Clone, Debug, Default)]
 pub struct Scoreboard {
-    /// Disjoint, sorted, non-adjacent [l, r) ranges.
+    /// Disjoint, sorted, non-adjacent [l, r) ranges (so both ends increase strictly).
     ranges: Vec<(u64, u64)>,
+    /// Packets the ranges cover.
+    covered: u64,
     /// Lowest packet not cumulatively acknowledged (ns-2 sack_min).
     sack_min: u64,
     /// Next candidate for retransmission (ns-2 h_seqno_; None = -1).
@@ -207,6 +255,7 @@ pub struct Scoreboard {
 impl Scoreboard {
     pub fn clear(&mut self) {
         self.ranges.clear();
+        self.covered = 0;
         self.h_seqno = None;
     }
 
@@ -214,31 +263,21 @@ impl Scoreboard {
         self.ranges.is_empty()
     }
 
-    fn total(&self) -> u64 {
-        self.ranges.iter().map(|(l, r)| r - l).sum()
+    /// The index of the first range that ends above `seq` (`ranges.len()` if none does): the only range
+    /// that can hold `seq`, and the first one above it otherwise.
+    fn first_ending_above(&self, seq: u64) -> usize {
+        self.ranges.partition_point(|&(_, r)| r <= seq)
     }
 
     fn add(&mut self, l: u64, r: u64) {
         if r <= l {
             return;
         }
-        // Merge in place with every range it overlaps or touches (the ranges stay sorted, disjoint and
-        // non-adjacent); no allocation, as this runs for every block of every duplicate ACK.
-        let start = self.ranges.partition_point(|x| x.1 < l);
-        let (mut lo, mut hi, mut end) = (l, r, start);
-        while let Some(&(a, b)) = self.ranges.get(end) {
-            if a > hi {
-                break;
-            }
-            lo = lo.min(a);
-            hi = hi.max(b);
-            end += 1;
-        }
-        if end == start {
-            self.ranges.insert(start, (lo, hi));
-        } else {
-            self.ranges[start] = (lo, hi);
-            self.ranges.drain(start + 1..end);
+        let start = self.first_ending_at_or_above(l);
+        // Most blocks after an ACK's first repeat what the scoreboard already holds.
+        let known = self.ranges.get(start).is_some_and(|&(a, b)| a <= l && r <= b);
+        if !known {
+            self.merge(start, l, r);
         }
         // ReassemblyQueue::add moves rcv_nxt_ (sack_min) over a block starting at or below it.
         if let Some(&(a, b)) = self.ranges.first() {
@@ -248,22 +287,58 @@ impl Scoreboard {
         }
     }
 
+    /// The index of the first range that ends at or above `l`: where a block starting at `l` goes. The
+    /// newest block usually extends the highest range, so that one is tried before the search.
+    fn first_ending_at_or_above(&self, l: u64) -> usize {
+        match self.ranges.last() {
+            Some(&(a, b)) if a <= l => self.ranges.len() - usize::from(b >= l),
+            _ => self.ranges.partition_point(|x| x.1 < l),
+        }
+    }
+
+    /// Merges [l, r) in place with every range from `start` on that it overlaps or touches (the ranges
+    /// stay sorted, disjoint and non-adjacent); no allocation, as this runs for every new block.
+    fn merge(&mut self, start: usize, l: u64, r: u64) {
+        let (mut lo, mut hi, mut end) = (l, r, start);
+        while let Some(&(a, b)) = self.ranges.get(end) {
+            if a > hi {
+                break;
+            }
+            lo = lo.min(a);
+            hi = hi.max(b);
+            self.covered -= b - a;
+            end += 1;
+        }
+        self.covered += hi - lo;
+        match end - start {
+            0 => self.ranges.insert(start, (lo, hi)),
+            1 => self.ranges[start] = (lo, hi),
+            _ => {
+                self.ranges[start] = (lo, hi);
+                self.ranges.drain(start + 1..end);
+            }
+        }
+    }
+
     /// `UpdateScoreBoard(last_ack_, tcph)`: `snd_una` is the cumulative ACK (next expected).
     pub fn update(&mut self, snd_una: u64, blocks: &[(u64, u64)]) {
-        let old_total = self.total();
+        let old_covered = self.covered;
         self.changed = false;
         if self.sack_min < snd_una {
             self.sack_min = snd_una;
             if !self.ranges.is_empty() {
-                let m = self.sack_min;
-                self.ranges.retain(|&(_, r)| r > m);
+                // The ranges ending at or below sack_min are a prefix.
+                let gone = self.first_ending_above(self.sack_min);
+                for (l, r) in self.ranges.drain(..gone) {
+                    self.covered -= r - l;
+                }
                 self.changed = true;
             }
         }
         for &(l, r) in blocks {
             self.add(l, r);
         }
-        self.changed = self.changed || old_total != self.total();
+        self.changed = self.changed || old_covered != self.covered;
     }
 
     pub fn changed(&self) -> bool {
@@ -273,21 +348,13 @@ impl Scoreboard {
     /// `GetNextRetran`: the first hole at or above h_seqno that has SACKed data above it.
     pub fn next_retran(&mut self) -> Option<u64> {
         let mut seq = self.h_seqno.unwrap_or(0).max(self.sack_min);
-        for (i, &(l, r)) in self.ranges.iter().enumerate() {
-            if l > seq {
-                break;
-            }
-            if seq < r {
-                // Covered: the hole is at the block's end, if another block lies above it.
-                if i + 1 < self.ranges.len() {
-                    seq = r;
-                    break;
-                }
-                return None;
-            }
-        }
-        if !self.ranges.iter().any(|&(l, _)| l > seq) {
-            return None;
+        let i = self.first_ending_above(seq);
+        // Some range must start above the hole: the one after seq's own range if seq is covered (the
+        // hole is then at that range's end), else the range found, which starts above seq.
+        let &(l, r) = self.ranges.get(i)?;
+        if l <= seq {
+            self.ranges.get(i + 1)?;
+            seq = r;
         }
         if self.h_seqno.is_none_or(|h| seq > h) {
             self.h_seqno = Some(seq);
@@ -305,19 +372,12 @@ impl Scoreboard {
     /// `GetNextUnacked(seq)`: the first packet at or above `seq` not SACKed (None if nothing is SACKed
     /// at or above it).
     pub fn next_unacked(&self, seq: u64) -> Option<u64> {
-        for &(l, r) in &self.ranges {
-            if l > seq {
-                return Some(seq);
-            }
-            if seq < r {
-                return Some(r);
-            }
-        }
-        None
+        let &(l, r) = self.ranges.get(self.first_ending_above(seq))?;
+        Some(if l > seq { seq } else { r })
     }
 
     pub fn is_sacked(&self, seq: u64) -> bool {
-        self.ranges.iter().any(|&(l, r)| l <= seq && seq < r)
+        self.ranges.get(self.first_ending_above(seq)).is_some_and(|&(l, _)| l <= seq)
     }
 }
 
@@ -386,6 +446,73 @@ mod tests {
         assert_eq!(sb.next_unacked(2), Some(3));
     }
 
+    /// The scoreboard's lookups against the linear scans they replaced, over random SACK updates.
+    #[test]
+    fn scoreboard_lookups_match_linear_scans() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..200 {
+            let mut sb = Scoreboard::default();
+            let mut una = 0;
+            for _ in 0..60 {
+                una += rand(4);
+                let blocks: Vec<_> = (0..rand(4))
+                    .map(|_| {
+                        let l = una + rand(80);
+                        (l, l + rand(6))
+                    })
+                    .collect();
+                let before: u64 = sb.ranges.iter().map(|(l, r)| r - l).sum();
+                let had = !sb.ranges.is_empty() && sb.sack_min < una;
+                sb.update(una, &blocks);
+                let total: u64 = sb.ranges.iter().map(|(l, r)| r - l).sum();
+                assert_eq!(sb.covered, total);
+                assert_eq!(sb.changed(), had || before != total);
+                assert!(sb.ranges.windows(2).all(|w| w[0].1 < w[1].0));
+                for seq in una.saturating_sub(2)..una + 90 {
+                    let linear = sb
+                        .ranges
+                        .iter()
+                        .find_map(|&(l, r)| (l > seq).then_some(seq).or((seq < r).then_some(r)));
+                    assert_eq!(sb.next_unacked(seq), linear);
+                    let covered = sb.ranges.iter().any(|&(l, r)| l <= seq && seq < r);
+                    assert_eq!(sb.is_sacked(seq), covered);
+                }
+                if rand(3) == 0 {
+                    let mut seq = sb.h_seqno.unwrap_or(0).max(sb.sack_min);
+                    let mut expect = None;
+                    let mut last = false;
+                    for (i, &(l, r)) in sb.ranges.iter().enumerate() {
+                        if l > seq {
+                            break;
+                        }
+                        if seq < r {
+                            last = i + 1 == sb.ranges.len();
+                            seq = r;
+                            break;
+                        }
+                    }
+                    if !last && sb.ranges.iter().any(|&(l, _)| l > seq) {
+                        expect = Some(seq);
+                    }
+                    let got = sb.next_retran();
+                    assert_eq!(got, expect);
+                    if let Some(s) = got {
+                        sb.mark_retran(s + rand(3));
+                    }
+                }
+                if rand(20) == 0 {
+                    sb.clear();
+                }
+            }
+        }
+    }
+
     #[test]
     fn log_drops_lost_acks() {
         let mut log = SackLog::default();
@@ -394,7 +521,20 @@ mod tests {
         let s0 = log.record(SackBlocks::default());
         let s1 = log.record(b);
         assert_eq!((s0, s1), (0, 1));
-        assert_eq!(log.take(1), b);
-        assert_eq!(log.take(0), SackBlocks::default());
+        assert_eq!(log.take(1), Some(b));
+        assert_eq!(log.take(0), None);
+        // ACKs without blocks have serials but no entries; taking a later one drops the earlier ones.
+        let s2 = log.record(b);
+        let s3 = log.record(SackBlocks::default());
+        let s4 = log.record(b);
+        assert_eq!((s2, s3, s4), (2, 3, 4));
+        assert_eq!(log.peek(2), Some(b));
+        assert_eq!(log.peek(3), Some(SackBlocks::default()));
+        assert_eq!(log.peek(5), None);
+        assert_eq!(log.take(3), None);
+        assert_eq!(log.peek(2), None);
+        assert_eq!(log.take(2), None, "passed over");
+        assert_eq!(log.take(4), Some(b));
+        assert!(log.entries.is_empty());
     }
 }

@@ -244,17 +244,20 @@ impl Fast {
 
     /// An ACK at the module's cadence (tcp-fast.cc recv -> fast_est -> fast_cc).
     fn on_ack_ns2(&mut self, ack: &AckEvent) {
-        let Some(mut m) = self.module.take() else { return };
+        // The clock is borrowed twice rather than moved out and back: it is large enough for the moves
+        // to be two copies per ACK.
+        let Some(m) = &mut self.module else { return };
         // fast_est: newack() has cleared dupacks_, so the flight is t_seqno_ - seqno = inflight + 1.
-        m.flight = ack.inflight as f64 + 1.0;
+        let flight = ack.inflight as f64 + 1.0;
+        m.flight = flight;
         if let Some(r) = ack.rtt {
-            self.on_sample(secs(r), ack.base_rtt.is_some(), m.flight);
+            self.on_sample(secs(r), ack.base_rtt.is_some(), flight);
         }
-        let old = m.old_flight(ack.snd_una).unwrap_or(m.flight);
         // A retransmitted packet's ACK gives no sample; the module then times its round with avgRTT.
-        let rtt = ack.rtt.or(self.avg_rtt.map(from_secs)).unwrap_or(0);
+        let rtt = ack.rtt.or_else(|| self.avg_rtt.map(from_secs)).unwrap_or(0);
+        let Some(m) = &mut self.module else { return };
+        let old = m.old_flight(ack.snd_una).unwrap_or(flight);
         let round_started = m.on_ack(ack.now, rtt);
-        self.module = Some(m);
         if self.ccafr_step(ack, old, round_started) {
             return;
         }

@@ -52,7 +52,10 @@ impl ModuleClock {
             return;
         }
         let idx = (seq - self.sent_base) as usize;
-        if idx < self.sent_flight.len() {
+        if idx == self.sent_flight.len() {
+            // The usual case, a new packet: one push, without `resize`'s call.
+            self.sent_flight.push_back(self.flight);
+        } else if idx < self.sent_flight.len() {
             self.sent_flight[idx] = self.flight;
         } else {
             // Sequence numbers leave in order, so a gap is only possible after a go-back-N; fill it.
@@ -89,7 +92,17 @@ impl ModuleClock {
 
     /// `fast_pace`: schedules `steps` more whole-packet increases (0: just count this ACK) and takes the
     /// one that is due. `period` and `avg_rtt` in seconds.
+    #[inline]
     pub fn pace(&mut self, cwnd: &mut f64, steps: i64, period: f64, avg_rtt: f64) {
+        // Most ACKs schedule nothing and find nothing scheduled: they only count themselves.
+        if steps < 1 && self.increments == 0.0 && avg_rtt != 0.0 {
+            self.acks_since_step = self.acks_since_step.wrapping_add(1);
+            return;
+        }
+        self.pace_steps(cwnd, steps, period, avg_rtt);
+    }
+
+    fn pace_steps(&mut self, cwnd: &mut f64, steps: i64, period: f64, avg_rtt: f64) {
         if avg_rtt == 0.0 {
             return;
         }

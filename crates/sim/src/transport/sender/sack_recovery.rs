@@ -48,8 +48,8 @@ impl Sender {
                 self.rto_deadline =
                     if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
                 if self.convergence.watching() {
-                    let rtt = self.rto.srtt().unwrap_or(0);
-                    self.convergence.on_ack(now, self.cc.window(), rtt);
+                    let rto = &self.rto;
+                    self.convergence.on_ack(now, self.cc.window(), || rto.srtt().unwrap_or(0));
                 }
                 self.try_send(now);
             } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
@@ -164,6 +164,18 @@ impl Sender {
             }
             self.transmit(now, seq, seq < self.max_sent);
             self.max_sent = self.max_sent.max(seq + 1);
+        }
+    }
+
+    /// `send_much_sack` outside recovery for a flow without a pacer, where only the window limits: the
+    /// same packets without the tests for recovery, pacing and stale packets on every iteration. The
+    /// window is read again after every packet, as there, since an algorithm's `on_send` may change it.
+    #[inline(always)]
+    pub(super) fn send_within_window_sack(&mut self, now: Time) {
+        while self.snd_nxt < self.snd_una + self.effective_window_no_rwnd().min(self.rwnd) {
+            if !self.send_next(now) {
+                break;
+            }
         }
     }
 
