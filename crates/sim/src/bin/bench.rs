@@ -123,6 +123,13 @@ const CONFIGS: &[Config] = &[
         ..REFERENCE_LINE
     },
     Config {
+        name: "fast-10-fit",
+        label: "fast x10 (alpha 50), 1 Gbps, backlog within the buffer",
+        algorithm: "fast",
+        params: "alpha = 50",
+        ..REFERENCE_LINE
+    },
+    Config {
         name: "newreno-10-long",
         label: "newreno x10, 1 Gbps, 10x longer",
         duration_factor: 10.0,
