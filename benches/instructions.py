@@ -25,7 +25,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "target" / "release" / "delaycc-bench"
-LINES = ("newreno-10", "newreno-10-sack", "fast-10", "newreno-1000", "newreno-10-10g-ss")
+LINES = (
+    "newreno-10",
+    "newreno-10-sack",
+    "fast-10",
+    "newreno-1000",
+    "newreno-10-10g-ss",
+    "newreno-10-ss",
+    "fast-10-fit",
+)
+# (line, the line it is weighed against, what the ratio says): the overheads issue #24 bounds.
+OVERHEADS = (
+    ("newreno-10-sack", "newreno-10", "SACK on against off (target <= 1.10)"),
+    ("fast-10-fit", "newreno-10-ss", "FAST against NewReno, loss-free, the same packets (target <= 1.15)"),
+)
 SHORT, LONG = 2.0, 6.0
 # htsim's options for each delaycc line it is compared with: the same dumbbell, flows and initial ssthresh
 # (10 Gb/s: 16,667 packets of BDP, 1667 a flow, as bench.rs's `ssthresh_share` computes it).
@@ -90,6 +103,8 @@ def main() -> int:
         per, packets = ours[line]
         span = f"{packets} packets, {SHORT:g}-{LONG:g} s"
         print(f"{line:18s} {per:7.0f} instructions per delivered packet ({span})")
+    for line, base, what in OVERHEADS:
+        print(f"{line} / {base} = {ours[line][0] / ours[base][0]:.2f}: {what}")
     if args.htsim:
         for line, what in (
             ("newreno-10", "10 flows"),

@@ -123,6 +123,12 @@ const CONFIGS: &[Config] = &[
         ..REFERENCE_LINE
     },
     Config {
+        name: "newreno-10-ss",
+        label: "newreno x10, 1 Gbps, ssthresh BDP/10",
+        ssthresh_share: true,
+        ..REFERENCE_LINE
+    },
+    Config {
         name: "fast-10-fit",
         label: "fast x10 (alpha 50), 1 Gbps, backlog within the buffer",
         algorithm: "fast",
@@ -398,6 +404,8 @@ fn run_all(base_seconds: f64) {
         ("newreno-10-10g", "target >= 0.8"),
         ("newreno-10-10g-ss", "no target: htsim's transport, initial ssthresh BDP/10"),
         ("fast-10", "target >= 0.75"),
+        ("newreno-10-ss", "no target: loss-free, the pair of fast-10-fit"),
+        ("fast-10-fit", "no target: FAST's own cost, weighed in instructions by benches/instructions.py"),
     ] {
         let rounds = of(name).iter().zip(reference);
         let (wall, cpu): (Vec<f64>, Vec<f64>) =
