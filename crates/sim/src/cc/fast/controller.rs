@@ -19,7 +19,7 @@ use super::rtt_filter::{AsymmetricEwma, FilterPlacement};
 use crate::cc::round::Rounds;
 use crate::cc::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent, Recovery};
 use crate::model::params::Params;
-use crate::time::{from_secs, secs, Time};
+use crate::time::{as_f64, from_secs, secs, Time};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Arithmetic {
@@ -216,8 +216,15 @@ impl Fast {
         self.mi
     }
 
-    /// CCaFR's per-ACK window after recovery, if it is active; true when it set the window.
+    /// CCaFR's per-ACK window after recovery, if it is active; true when it set the window. Only
+    /// EMFAST has CCaFR: the test is inline, the step is not.
+    #[inline]
     fn ccafr_step(&mut self, ack: &AckEvent, old_pif: f64, round_started: bool) -> bool {
+        self.ccafr.is_some() && self.ccafr_step_active(ack, old_pif, round_started)
+    }
+
+    #[inline(never)]
+    fn ccafr_step_active(&mut self, ack: &AckEvent, old_pif: f64, round_started: bool) -> bool {
         let Some(afr) = &mut self.ccafr else { return false };
         let input = AfrInput {
             now: ack.now,
@@ -248,7 +255,7 @@ impl Fast {
         // to be two copies per ACK.
         let Some(m) = &mut self.module else { return };
         // fast_est: newack() has cleared dupacks_, so the flight is t_seqno_ - seqno = inflight + 1.
-        let flight = ack.inflight as f64 + 1.0;
+        let flight = as_f64(ack.inflight) + 1.0;
         m.flight = flight;
         if let Some(r) = ack.rtt {
             self.on_sample(secs(r), ack.base_rtt.is_some(), flight);
