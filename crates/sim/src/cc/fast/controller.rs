@@ -115,16 +115,23 @@ impl Fast {
 
     /// One RTT sample. `weight_base` is what the EWMA weight 3/x divides: the window (round cadence) or
     /// the module's flight estimate.
+    ///
+    /// The minima are comparisons, not `f64::min`, whose NaN handling costs five more instructions
+    /// each: they return what `min` would, as baseRTT, the period's minimum and `max_weight` (a checked
+    /// parameter) are never NaN.
     fn on_sample(&mut self, rtt: f64, external_base: bool, weight_base: f64) {
         if !external_base {
-            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| if rtt < b { rtt } else { b }));
         }
-        self.period_min_rtt = self.period_min_rtt.min(rtt);
+        if rtt < self.period_min_rtt {
+            self.period_min_rtt = rtt;
+        }
         let avg = match (&mut self.vfast, self.avg_rtt) {
             (Some((ewma, FilterPlacement::PerAck)), _) => ewma.update(rtt),
             (_, None) => rtt,
             (_, Some(a)) => {
-                let w = (3.0 / weight_base).min(self.max_weight);
+                let w = 3.0 / weight_base;
+                let w = if w < self.max_weight { w } else { self.max_weight };
                 (1.0 - w) * a + w * rtt
             }
         };
