@@ -38,6 +38,8 @@ pub struct Fast {
     module: Option<ModuleClock>,
     every_other: bool,
     min_interval: Time,
+    /// `min_interval` in seconds, for the pacing of increases: converted once, not on every ACK.
+    period: f64,
     spread: bool,
     mi_threshold: f64,
     mi_reentry: bool,
@@ -82,6 +84,7 @@ impl Fast {
             module: (p.choice("cadence") == "ns2").then(ModuleClock::default),
             every_other: p.flag("update_every_other_rtt"),
             min_interval: from_secs(p.num("min_update_interval")),
+            period: secs(from_secs(p.num("min_update_interval"))),
             spread: p.flag("spread_increase"),
             mi_threshold: p.num("mi_threshold"),
             mi_reentry: p.flag("mi_reentry"),
@@ -282,7 +285,7 @@ impl Fast {
             return;
         }
         let pace_ok = self.base_rtt.is_some_and(|b| b >= PACE_MIN_BASE_RTT_S);
-        let period = secs(self.min_interval);
+        let period = self.period;
         let avg = self.avg_rtt.unwrap_or(0.0);
         let on_round = !self.every_other || !self.module.as_ref().is_some_and(|m| m.off_round);
         if on_round && now >= self.last_update + self.min_interval {
