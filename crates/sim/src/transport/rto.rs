@@ -7,7 +7,7 @@
 //! holds one or the other, as the flow's `rto` key says.
 
 use crate::model::{RtoKind, TransportConfig};
-use crate::time::{round_ns, Time};
+use crate::time::{as_f64, round_ns, Time};
 
 #[derive(Clone, Debug)]
 pub struct RtoEstimator {
@@ -33,7 +33,7 @@ impl RtoEstimator {
 
     #[inline]
     pub fn on_sample(&mut self, rtt: Time) {
-        let r = rtt as f64;
+        let r = as_f64(rtt);
         match self.srtt {
             None => {
                 self.srtt = Some(r);
@@ -220,7 +220,7 @@ fn whole_ticks(r: Time, tick: Time) -> Time {
     if tick <= 1 {
         return r.max(1);
     }
-    let mut q = (r as f64 * (1.0 / tick as f64)) as u64;
+    let mut q = (as_f64(r) * (1.0 / as_f64(tick))) as u64;
     if q.saturating_mul(tick) > r {
         q -= 1;
     } else if (q + 1).saturating_mul(tick) <= r {

@@ -517,7 +517,7 @@ impl Sender {
             } else if partial {
                 // Partial ACK (tcp-newreno.cc partialnewack, RFC 6582 §3.2 step 5): deflate by what was
                 // acked and add back one packet, retransmit the next hole.
-                let d = acked as f64;
+                let d = as_f64(acked);
                 let cut = self.dupwnd - self.inflation;
                 if self.dupwnd > d {
                     self.dupwnd -= d - 1.0;
@@ -881,7 +881,7 @@ mod tests {
         }
         fn on_ack(&mut self, a: &AckEvent) {
             if !a.in_recovery {
-                self.w = (self.w + a.acked as f64).min(self.cap);
+                self.w = (self.w + as_f64(a.acked)).min(self.cap);
             }
         }
         fn on_loss(&mut self, _: &LossEvent) {
