@@ -225,6 +225,12 @@ impl Sender {
         self.update_unusual();
     }
 
+    /// The flow recovers with SACK (Sack1 or the FAST module).
+    #[inline]
+    pub fn has_sack(&self) -> bool {
+        self.sk.is_some()
+    }
+
     pub fn inflight(&self) -> u64 {
         self.snd_nxt - self.snd_una
     }
