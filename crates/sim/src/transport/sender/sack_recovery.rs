@@ -223,8 +223,7 @@ impl Sender {
                 // the last *acknowledged* packet): resend the oldest unacknowledged packet if it has
                 // been out for longer than `stale_after`.
                 if let Some(u) = sk.sb.next_unacked(self.snd_una) {
-                    let idx = (u - self.snd_una) as usize;
-                    let last = sk.last_retx.get(&u).copied().or_else(|| self.first_sent.get(idx).copied());
+                    let last = sk.last_retx.get(&u).copied().or_else(|| self.first_sent.get(u));
                     if u < self.max_sent && last.is_some_and(|t| now.saturating_sub(t) > stale) {
                         xmit = Some(u);
                     }
