@@ -12,14 +12,22 @@ pub fn secs(t: Time) -> f64 {
 }
 
 /// `x as f64`, in one instruction for the usual values: x86-64 converts signed integers directly and
-/// unsigned ones in several, and below 2^63 both give the same value.
+/// unsigned ones in several, and below 2^63 both give the same value. The other values take a call the
+/// compiler cannot see through: with `x as f64` inline it merges both arms back into the unsigned
+/// conversion.
 #[inline]
 pub fn as_f64(x: u64) -> f64 {
     if x < 1 << 63 {
         x as i64 as f64
     } else {
-        x as f64
+        big_as_f64(x)
     }
+}
+
+#[cold]
+#[inline(never)]
+fn big_as_f64(x: u64) -> f64 {
+    x as f64
 }
 
 /// Nanoseconds from seconds, rounded to the nearest nanosecond and saturating at the ends of the range.

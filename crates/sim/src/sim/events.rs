@@ -372,6 +372,8 @@ impl Simulation {
         if p.ecn != 0 {
             std::hint::cold_path();
             s.on_ack_echoing(now, &input, blocks);
+        } else if s.has_sack() {
+            s.on_sack_ack(now, &input, blocks);
         } else {
             s.on_ack(now, &input, blocks);
         }

@@ -7,7 +7,7 @@
 //! holds one or the other, as the flow's `rto` key says.
 
 use crate::model::{RtoKind, TransportConfig};
-use crate::time::{round_ns, Time};
+use crate::time::{as_f64, round_ns, Time};
 
 #[derive(Clone, Debug)]
 pub struct RtoEstimator {
@@ -33,7 +33,7 @@ impl RtoEstimator {
 
     #[inline]
     pub fn on_sample(&mut self, rtt: Time) {
-        let r = rtt as f64;
+        let r = as_f64(rtt);
         match self.srtt {
             None => {
                 self.srtt = Some(r);
@@ -86,6 +86,9 @@ pub struct Ns2Rto {
     t_backoff: u64,
     min_rto: Time,
     max_rto: Time,
+    /// `rto()`, kept up to date where `t_rtxcur` and `t_backoff` change (once per RTT at most) rather
+    /// than computed for every new ACK's deadline.
+    rto: Time,
     /// One timed packet per RTT (rtt_active_, rtt_seq_, rtt_ts_; tcp/tcp.cc output() :788-797).
     pub rtt_active: bool,
     rtt_seq: u64,
@@ -98,7 +101,7 @@ pub struct Ns2Rto {
 
 impl Ns2Rto {
     pub fn new(initial: Time, min_rto: Time, max_rto: Time, tick: Time) -> Self {
-        Ns2Rto {
+        let mut r = Ns2Rto {
             tick: tick.max(1),
             t_srtt: 0, // srtt_init_ 0
             // rttvar_init_ 12 s (ns-default.tcl:975); overwritten by the first sample.
@@ -112,7 +115,16 @@ impl Ns2Rto {
             rtt_ts: 0,
             boot_time: 0,
             last_ticks: 0,
-        }
+            rto: 0,
+        };
+        r.refresh();
+        r
+    }
+
+    fn refresh(&mut self) {
+        let base = self.t_rtxcur.max(self.min_rto);
+        let t = base.saturating_mul(self.t_backoff).min(self.max_rto);
+        self.rto = t.max(2 * self.tick);
     }
 
     /// A packet is sent for the first time (`seqno > maxseq_` in output()): time it if none is timed.
@@ -144,6 +156,7 @@ impl Ns2Rto {
         if self.rtt_active && ack > self.rtt_seq {
             self.rtt_active = false;
             self.t_backoff = 1;
+            self.refresh();
         }
     }
 
@@ -175,19 +188,20 @@ impl Ns2Rto {
         let ticks =
             ((self.t_rttvar << (RTTVAR_EXP + (T_SRTT_BITS - T_RTTVAR_BITS))) + self.t_srtt) >> T_SRTT_BITS;
         self.t_rtxcur = ticks as u64 * self.tick;
+        self.refresh();
     }
 
     /// `rtt_timeout()` (tcp/tcp.cc:540), rfc2988_ true, use_rtt_ 0.
+    #[inline]
     pub fn rto(&self) -> Time {
-        let base = self.t_rtxcur.max(self.min_rto);
-        let t = base.saturating_mul(self.t_backoff).min(self.max_rto);
-        t.max(2 * self.tick)
+        self.rto
     }
 
     /// `rtt_backoff()` (tcp/tcp.cc:622).
     pub fn backoff(&mut self) {
         if self.t_backoff < 64 || self.rto() < self.max_rto {
             self.t_backoff = self.t_backoff.saturating_mul(2);
+            self.refresh();
         }
         if self.t_backoff > 8 {
             self.t_rttvar += self.t_srtt >> T_SRTT_BITS;
@@ -197,6 +211,7 @@ impl Ns2Rto {
 
     pub fn reset_backoff(&mut self) {
         self.t_backoff = 1;
+        self.refresh();
     }
 
     /// `reset_rtx_timer()` clears rtt_active_ (tcp/tcp.cc:976): timeouts and fast retransmits.
@@ -220,7 +235,7 @@ fn whole_ticks(r: Time, tick: Time) -> Time {
     if tick <= 1 {
         return r.max(1);
     }
-    let mut q = (r as f64 * (1.0 / tick as f64)) as u64;
+    let mut q = (as_f64(r) * (1.0 / as_f64(tick))) as u64;
     if q.saturating_mul(tick) > r {
         q -= 1;
     } else if (q + 1).saturating_mul(tick) <= r {

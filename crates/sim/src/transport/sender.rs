@@ -7,7 +7,7 @@
 //! `sender/sack_recovery.rs`, the counters in `stats.rs`.
 
 use super::convergence::ConvergenceTracker;
-use super::deque::shrink_when_mostly_empty;
+use super::deque::SeqRing;
 use super::pacing::Pacer;
 use super::rate_sample::RateSampler;
 use super::rto::Rto;
@@ -17,7 +17,6 @@ use crate::model::{PartialTimer, RecoverGuard, TransportConfig};
 use crate::time::{as_f64, Time};
 pub use ecn::EcnSender;
 use sack_recovery::SackSender;
-use std::collections::VecDeque;
 
 mod ecn;
 mod sack_recovery;
@@ -103,8 +102,8 @@ pub struct Sender {
     /// right after. Usually one or two; it starts with room for four: at 64 its 2 KiB buffer spread a
     /// thousand flows' heap state over four times as many pages.
     pub txq: Vec<TxRequest>,
-    /// First transmission time of every unacknowledged sequence number, indexed from snd_una.
-    first_sent: VecDeque<Time>,
+    /// First transmission time of every unacknowledged sequence number, from snd_una on.
+    first_sent: SeqRing<Time>,
     pub convergence: ConvergenceTracker,
     /// Counters and statistics (`stats.rs`): measurement, kept apart from the protocol's state.
     pub stats: SenderStats,
@@ -196,7 +195,7 @@ impl Sender {
             rto_deadline: None,
             rto_event_at: None,
             txq: Vec::with_capacity(4),
-            first_sent: VecDeque::new(),
+            first_sent: SeqRing::default(),
             rate: cc.wants_rate_samples().then(|| Box::new(RateSampler::new())),
             convergence: ConvergenceTracker::default(),
             stats: SenderStats::default(),
@@ -223,6 +222,12 @@ impl Sender {
     pub fn enable_pacing(&mut self, packet_bytes: u32) {
         self.pacer = Some(Pacer::new(packet_bytes));
         self.update_unusual();
+    }
+
+    /// The flow recovers with SACK (Sack1 or the FAST module).
+    #[inline]
+    pub fn has_sack(&self) -> bool {
+        self.sk.is_some()
     }
 
     pub fn inflight(&self) -> u64 {
@@ -307,12 +312,11 @@ impl Sender {
         } else {
             (as_f64(flight) - self.inflation).max(1.0) as i64 as u64
         };
-        let idx = (seq - self.snd_una) as usize;
-        let first_sent = if idx == self.first_sent.len() {
-            self.first_sent.push_back(now);
+        let first_sent = if seq == self.first_sent.end() {
+            self.first_sent.push(now);
             now
         } else {
-            self.first_sent.get(idx).copied().unwrap_or(now)
+            self.first_sent.get(seq).unwrap_or(now)
         };
         self.txq.push(TxRequest {
             seq,
@@ -517,7 +521,7 @@ impl Sender {
             } else if partial {
                 // Partial ACK (tcp-newreno.cc partialnewack, RFC 6582 §3.2 step 5): deflate by what was
                 // acked and add back one packet, retransmit the next hole.
-                let d = acked as f64;
+                let d = as_f64(acked);
                 let cut = self.dupwnd - self.inflation;
                 if self.dupwnd > d {
                     self.dupwnd -= d - 1.0;
@@ -603,8 +607,7 @@ impl Sender {
     ) -> u64 {
         self.account_cwnd(now);
         let acked = a.ack - self.snd_una;
-        self.first_sent.drain(..(acked as usize).min(self.first_sent.len()));
-        shrink_when_mostly_empty(&mut self.first_sent);
+        self.first_sent.forget_below(a.ack);
         if let Some(sk) = &mut self.sk {
             if !sk.last_retx.is_empty() {
                 sk.last_retx = sk.last_retx.split_off(&a.ack);
@@ -881,7 +884,7 @@ mod tests {
         }
         fn on_ack(&mut self, a: &AckEvent) {
             if !a.in_recovery {
-                self.w = (self.w + a.acked as f64).min(self.cap);
+                self.w = (self.w + as_f64(a.acked)).min(self.cap);
             }
         }
         fn on_loss(&mut self, _: &LossEvent) {

@@ -7,7 +7,7 @@
 //! `on_transmit`, `on_new_ack`, `on_rtt_sample` and `account_cwnd` run per packet: they are inlined, so
 //! counting costs what it cost written out inside the sender.
 
-use crate::time::Time;
+use crate::time::{as_f64, Time};
 
 #[derive(Clone, Debug, Default)]
 pub struct SenderStats {
@@ -45,7 +45,7 @@ impl SenderStats {
     #[inline(always)]
     pub fn account_cwnd(&mut self, now: Time, window: impl FnOnce() -> f64) {
         if self.active {
-            let dt = now.saturating_sub(self.cwnd_since) as f64;
+            let dt = as_f64(now.saturating_sub(self.cwnd_since));
             self.cwnd_integral += window() * dt;
         }
         self.cwnd_since = now;
@@ -93,7 +93,7 @@ impl SenderStats {
     #[inline(always)]
     pub fn on_rtt_sample(&mut self, rtt: Time) {
         self.rtt_samples += 1;
-        self.rtt_sum_ns += rtt as f64;
+        self.rtt_sum_ns += as_f64(rtt);
         self.rtt_min = Some(self.rtt_min.map_or(rtt, |m| m.min(rtt)));
         self.last_rtt = Some(rtt);
     }

@@ -19,7 +19,7 @@ use super::rtt_filter::{AsymmetricEwma, FilterPlacement};
 use crate::cc::round::Rounds;
 use crate::cc::{AckEvent, CcTrace, CongestionControl, FlowContext, LossEvent, Recovery};
 use crate::model::params::Params;
-use crate::time::{from_secs, secs, Time};
+use crate::time::{as_f64, from_secs, secs, Time};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Arithmetic {
@@ -38,6 +38,8 @@ pub struct Fast {
     module: Option<ModuleClock>,
     every_other: bool,
     min_interval: Time,
+    /// `min_interval` in seconds, for the pacing of increases: converted once, not on every ACK.
+    period: f64,
     spread: bool,
     mi_threshold: f64,
     mi_reentry: bool,
@@ -82,6 +84,7 @@ impl Fast {
             module: (p.choice("cadence") == "ns2").then(ModuleClock::default),
             every_other: p.flag("update_every_other_rtt"),
             min_interval: from_secs(p.num("min_update_interval")),
+            period: secs(from_secs(p.num("min_update_interval"))),
             spread: p.flag("spread_increase"),
             mi_threshold: p.num("mi_threshold"),
             mi_reentry: p.flag("mi_reentry"),
@@ -115,16 +118,23 @@ impl Fast {
 
     /// One RTT sample. `weight_base` is what the EWMA weight 3/x divides: the window (round cadence) or
     /// the module's flight estimate.
+    ///
+    /// The minima are comparisons, not `f64::min`, whose NaN handling costs five more instructions
+    /// each: they return what `min` would, as baseRTT, the period's minimum and `max_weight` (a checked
+    /// parameter) are never NaN.
     fn on_sample(&mut self, rtt: f64, external_base: bool, weight_base: f64) {
         if !external_base {
-            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| if rtt < b { rtt } else { b }));
         }
-        self.period_min_rtt = self.period_min_rtt.min(rtt);
+        if rtt < self.period_min_rtt {
+            self.period_min_rtt = rtt;
+        }
         let avg = match (&mut self.vfast, self.avg_rtt) {
             (Some((ewma, FilterPlacement::PerAck)), _) => ewma.update(rtt),
             (_, None) => rtt,
             (_, Some(a)) => {
-                let w = (3.0 / weight_base).min(self.max_weight);
+                let w = 3.0 / weight_base;
+                let w = if w < self.max_weight { w } else { self.max_weight };
                 (1.0 - w) * a + w * rtt
             }
         };
@@ -216,8 +226,15 @@ impl Fast {
         self.mi
     }
 
-    /// CCaFR's per-ACK window after recovery, if it is active; true when it set the window.
+    /// CCaFR's per-ACK window after recovery, if it is active; true when it set the window. Only
+    /// EMFAST has CCaFR: the test is inline, the step is not.
+    #[inline]
     fn ccafr_step(&mut self, ack: &AckEvent, old_pif: f64, round_started: bool) -> bool {
+        self.ccafr.is_some() && self.ccafr_step_active(ack, old_pif, round_started)
+    }
+
+    #[inline(never)]
+    fn ccafr_step_active(&mut self, ack: &AckEvent, old_pif: f64, round_started: bool) -> bool {
         let Some(afr) = &mut self.ccafr else { return false };
         let input = AfrInput {
             now: ack.now,
@@ -248,7 +265,7 @@ impl Fast {
         // to be two copies per ACK.
         let Some(m) = &mut self.module else { return };
         // fast_est: newack() has cleared dupacks_, so the flight is t_seqno_ - seqno = inflight + 1.
-        let flight = ack.inflight as f64 + 1.0;
+        let flight = as_f64(ack.inflight) + 1.0;
         m.flight = flight;
         if let Some(r) = ack.rtt {
             self.on_sample(secs(r), ack.base_rtt.is_some(), flight);
@@ -268,7 +285,7 @@ impl Fast {
             return;
         }
         let pace_ok = self.base_rtt.is_some_and(|b| b >= PACE_MIN_BASE_RTT_S);
-        let period = secs(self.min_interval);
+        let period = self.period;
         let avg = self.avg_rtt.unwrap_or(0.0);
         let on_round = !self.every_other || !self.module.as_ref().is_some_and(|m| m.off_round);
         if on_round && now >= self.last_update + self.min_interval {

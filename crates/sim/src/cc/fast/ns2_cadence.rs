@@ -12,7 +12,6 @@
 //!   its pre-loss value for packets sent during recovery.
 
 use crate::time::Time;
-use std::collections::VecDeque;
 
 /// A base RTT below this applies increases at once (tcp-fast.cc: `baseRTT_ >= 0.004` guards fast_pace).
 pub(super) const PACE_MIN_BASE_RTT_S: f64 = 0.004;
@@ -36,42 +35,97 @@ pub(super) struct ModuleClock {
     acks_since_step: u16,
     /// `avg_cwnd_last_RTT_`: the flight after the latest new ACK outside recovery.
     pub flight: f64,
-    /// That value as it was when each unacknowledged packet was sent, from sequence number `sent_base`.
-    sent_flight: VecDeque<f64>,
-    sent_base: u64,
+    /// That value as it was when each unacknowledged packet was sent.
+    sent_flight: SentFlight,
+}
+
+/// The flight recorded per packet for sequence numbers `base..end`, in a power-of-two ring indexed by the
+/// sequence number itself: forgetting acknowledged packets only moves `base`, where a `VecDeque` drained
+/// them (about 45 instructions per ACK), and a new packet is one store.
+#[derive(Debug, Default)]
+struct SentFlight {
+    ring: Vec<f64>,
+    base: u64,
+    end: u64,
+}
+
+impl SentFlight {
+    fn len(&self) -> u64 {
+        self.end - self.base
+    }
+
+    fn slot(&self, seq: u64) -> usize {
+        seq as usize & (self.ring.len() - 1)
+    }
+
+    /// `seq`'s value, if it is held.
+    #[inline]
+    fn get(&self, seq: u64) -> Option<f64> {
+        (self.base..self.end).contains(&seq).then(|| self.ring[self.slot(seq)])
+    }
+
+    /// Records `value` for `seq`: a new packet, a retransmission of one still held (overwritten), or a
+    /// packet past a gap (the gap filled with `value`). Nothing for a packet already forgotten.
+    #[inline]
+    fn record(&mut self, seq: u64, value: f64) {
+        if self.base == self.end {
+            self.base = seq;
+            self.end = seq;
+        }
+        if seq == self.end && self.len() < self.ring.len() as u64 {
+            let i = self.slot(seq);
+            self.ring[i] = value;
+            self.end += 1;
+        } else if seq >= self.base {
+            self.record_unusual(seq, value);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record_unusual(&mut self, seq: u64, value: f64) {
+        if seq < self.end {
+            let i = self.slot(seq);
+            self.ring[i] = value;
+            return;
+        }
+        let needed = (seq + 1 - self.base) as usize;
+        if needed > self.ring.len() {
+            let cap = needed.max(2 * self.ring.len()).max(16).next_power_of_two();
+            let mut ring = vec![0.0; cap];
+            for s in self.base..self.end {
+                ring[s as usize & (cap - 1)] = self.ring[self.slot(s)];
+            }
+            self.ring = ring;
+        }
+        // Sequence numbers leave in order, so a gap is only possible after a go-back-N; fill it.
+        for s in self.end..=seq {
+            let i = self.slot(s);
+            self.ring[i] = value;
+        }
+        self.end = seq + 1;
+    }
+
+    /// Forgets every packet below `seq` (those held).
+    #[inline]
+    fn forget_below(&mut self, seq: u64) {
+        self.base += seq.saturating_sub(self.base).min(self.len());
+    }
 }
 
 impl ModuleClock {
     /// A packet left: remember the flight estimate it carries (`cwnd_array_[seqno]` in `output()`).
     pub fn on_send(&mut self, now: Time, seq: u64) {
         self.round_start.get_or_insert(now);
-        if self.sent_flight.is_empty() {
-            self.sent_base = seq;
-        }
-        if seq < self.sent_base {
-            return;
-        }
-        let idx = (seq - self.sent_base) as usize;
-        if idx == self.sent_flight.len() {
-            // The usual case, a new packet: one push, without `resize`'s call.
-            self.sent_flight.push_back(self.flight);
-        } else if idx < self.sent_flight.len() {
-            self.sent_flight[idx] = self.flight;
-        } else {
-            // Sequence numbers leave in order, so a gap is only possible after a go-back-N; fill it.
-            self.sent_flight.resize(idx, self.flight);
-            self.sent_flight.push_back(self.flight);
-        }
+        self.sent_flight.record(seq, self.flight);
     }
 
     /// old_cwnd for an ACK whose cumulative point is `snd_una`: the value recorded when the highest
     /// acknowledged packet (`snd_una - 1`, ns-2's ACK number) was sent. Forgets older packets.
     pub fn old_flight(&mut self, snd_una: u64) -> Option<f64> {
         let last = snd_una.checked_sub(1)?;
-        let value = last.checked_sub(self.sent_base).and_then(|i| self.sent_flight.get(i as usize).copied());
-        let drop = last.saturating_sub(self.sent_base).min(self.sent_flight.len() as u64);
-        self.sent_flight.drain(..drop as usize);
-        self.sent_base += drop;
+        let value = self.sent_flight.get(last);
+        self.sent_flight.forget_below(last);
         value
     }
 
@@ -215,5 +269,59 @@ mod tests {
         c.on_send(0, 7);
         assert_eq!(c.old_flight(8), Some(7.0));
         assert_eq!(c.old_flight(0), None);
+    }
+
+    /// The ring against the `VecDeque` it replaced, over sends in order, retransmissions, go-back-N
+    /// gaps, ACKs of any reach and the ring's growth and wrap-around.
+    #[test]
+    fn the_ring_holds_what_a_deque_would() {
+        use std::collections::VecDeque;
+        let (mut deque, mut base) = (VecDeque::<f64>::new(), 0u64);
+        let mut ring = SentFlight::default();
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = 1000u64;
+        for step in 0..200_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let value = step as f64;
+            match rng % 16 {
+                0..=8 => {
+                    let seq = match rng / 16 % 20 {
+                        0 => next.saturating_sub(rng / 320 % 40),
+                        1 => next + rng / 320 % 40,
+                        _ => next,
+                    };
+                    next = next.max(seq + 1);
+                    // The deque's on_send.
+                    if deque.is_empty() {
+                        base = seq;
+                    }
+                    if seq >= base {
+                        let idx = (seq - base) as usize;
+                        if idx < deque.len() {
+                            deque[idx] = value;
+                        } else {
+                            deque.resize(idx, value);
+                            deque.push_back(value);
+                        }
+                    }
+                    ring.record(seq, value);
+                }
+                _ => {
+                    let last = (base + rng / 16 % 64).saturating_sub(8);
+                    let expected = last.checked_sub(base).and_then(|i| deque.get(i as usize).copied());
+                    let drop = last.saturating_sub(base).min(deque.len() as u64);
+                    deque.drain(..drop as usize);
+                    base += drop;
+                    assert_eq!(ring.get(last), expected, "step {step}");
+                    ring.forget_below(last);
+                }
+            }
+            assert_eq!(
+                (ring.len(), ring.base),
+                (deque.len() as u64, if deque.is_empty() { ring.base } else { base })
+            );
+        }
     }
 }

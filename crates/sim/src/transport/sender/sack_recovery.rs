@@ -34,6 +34,18 @@ impl Sender {
     /// Out of line: it keeps the common path of `on_ack` small.
     #[inline(never)]
     pub(super) fn on_ack_sack<const ECHOING: bool>(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+        self.on_ack_sack_inline::<ECHOING>(now, a, sack)
+    }
+
+    /// `on_ack` of a flow with SACK and no ECN-Echo, inline: for the simulation's out-of-line ACK path,
+    /// which every ACK of a SACK flow takes, so that such an ACK costs one frame rather than two.
+    #[inline(always)]
+    pub fn on_sack_ack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+        self.on_ack_sack_inline::<false>(now, a, sack)
+    }
+
+    #[inline(always)]
+    fn on_ack_sack_inline<const ECHOING: bool>(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         let sk = self.sk.as_mut().expect("sack state");
         if !self.in_recovery {
@@ -211,8 +223,7 @@ impl Sender {
                 // the last *acknowledged* packet): resend the oldest unacknowledged packet if it has
                 // been out for longer than `stale_after`.
                 if let Some(u) = sk.sb.next_unacked(self.snd_una) {
-                    let idx = (u - self.snd_una) as usize;
-                    let last = sk.last_retx.get(&u).copied().or_else(|| self.first_sent.get(idx).copied());
+                    let last = sk.last_retx.get(&u).copied().or_else(|| self.first_sent.get(u));
                     if u < self.max_sent && last.is_some_and(|t| now.saturating_sub(t) > stale) {
                         xmit = Some(u);
                     }
