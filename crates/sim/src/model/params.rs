@@ -24,6 +24,9 @@ pub enum ParamKind {
     Choice(&'static [&'static str]),
 }
 
+/// A rule between parameters: Ok, or the parameter to report a broken rule on, and why.
+pub type RuleResult = Result<(), (&'static str, String)>;
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamValue {
     Num(f64),

@@ -8,6 +8,7 @@
 
 use super::fifo::Fifo;
 use super::{QueueContext, QueueCounters, QueueDiscipline, Waiting};
+use crate::model::params::RuleResult;
 use crate::model::{Buffer, ParamDefault, ParamKind, ParamSpec, Params};
 use crate::net::Packet;
 use crate::time::{as_f64, from_secs, Time};
@@ -47,7 +48,7 @@ pub const PARAMS: &[ParamSpec] = &[
 
 /// The rule over CoDel's parameters: the sojourn time must be able to fall below target within an
 /// interval, so target must be below interval (RFC 8289 section 4.3 puts it at 5-10% of interval).
-pub fn check(params: &Params, _buffer: Buffer) -> Result<(), (&'static str, String)> {
+pub fn check(params: &Params, _buffer: Buffer) -> RuleResult {
     let (target, interval) = (params.num("target"), params.num("interval"));
     if target >= interval {
         let why = format!(

@@ -25,7 +25,7 @@
 
 use super::fifo::Fifo;
 use super::{QueueContext, QueueCounters, QueueDiscipline, Waiting};
-use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params, RuleResult};
 use crate::model::Buffer;
 use crate::net::Packet;
 use crate::rng::Rng;
@@ -91,9 +91,9 @@ const SAFEGUARD_P: f64 = 0.2;
 /// Per-update decay of p while the queue stays empty (RFC 8033 §4.2: 2 %; Linux uses 1/64).
 const DECAY: f64 = 0.98;
 
-/// Rules between parameters (`registry::RuleResult`, written out: the registry imports this file): a
+/// Rules between parameters: a
 /// zero period or target, or a controller that can never move p.
-pub fn check(p: &Params, _buffer: Buffer) -> Result<(), (&'static str, String)> {
+pub fn check(p: &Params, _buffer: Buffer) -> RuleResult {
     for key in ["target", "t_update"] {
         if p.num(key) <= 0.0 {
             return Err((key, "must be greater than zero".to_string()));

@@ -2,11 +2,8 @@
 //! the same schema type as the algorithms', so `queue_params` is checked and listed the same way.
 
 use super::{codel, droptail, fq_codel, pie, red, QueueContext, QueueDiscipline};
-use crate::model::params::{ParamSpec, Params};
+use crate::model::params::{ParamSpec, Params, RuleResult};
 use crate::model::Buffer;
-
-/// A broken rule: the parameter to report it on, and why.
-pub type RuleResult = Result<(), (&'static str, String)>;
 
 pub struct QueueInfo {
     pub name: &'static str,

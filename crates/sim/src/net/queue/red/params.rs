@@ -3,9 +3,8 @@
 //! settings a direction runs with once ns-2's automatic rules (red.cc `initialize_params`, `reset`) have
 //! filled in what was left at 0 or -1.
 
-use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params};
+use crate::model::params::{ParamDefault, ParamKind, ParamSpec, Params, RuleResult};
 use crate::model::Buffer;
-use crate::net::queue::registry::RuleResult;
 use crate::time::{secs, Time};
 
 const THRESHOLD: ParamKind = ParamKind::Float { min: 0.0, max: 1e9, min_exclusive: false };
