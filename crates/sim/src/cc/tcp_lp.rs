@@ -163,6 +163,22 @@ impl TcpLp {
         self.last_drop.is_some_and(|t| sent < t)
     }
 
+    /// An early indication: halve, or one packet inside the inference window, then restart the window,
+    /// the delay range and the smoothed delay from this reduction.
+    fn reduce(&mut self, now: Time, within: bool) {
+        self.indications += 1;
+        let r = &mut self.reno;
+        if within {
+            r.cwnd = 1.0;
+        } else {
+            r.cwnd = (r.cwnd / 2.0).max(1.0);
+            r.ssthresh = r.cwnd.max(2.0);
+        }
+        self.last_drop = Some(now);
+        self.reset_range();
+        self.restart_sowd = true;
+    }
+
     pub fn indications(&self) -> u64 {
         self.indications
     }
@@ -182,32 +198,17 @@ impl CongestionControl for TcpLp {
             self.rtt = Some(r);
             self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         }
-        let Some(ts) = ack.timestamps else {
-            // Without receiver timestamps there is no one-way delay: Reno alone.
-            if !self.within_inference(ack.now) {
-                self.reno.on_ack(ack);
-            }
-            return;
-        };
-        let echo = self.echo_of_last_drop(ts.sent);
-        self.sample(ts.forward_raw(), echo);
+        // Without receiver timestamps there is no one-way delay and no indication: Reno alone.
+        let indication = ack.timestamps.is_some_and(|ts| {
+            let echo = self.echo_of_last_drop(ts.sent);
+            self.sample(ts.forward_raw(), echo);
+            // In recovery the loss has already cut the window; an indication then would cut it twice.
+            !ack.in_recovery && !echo && self.early_indication()
+        });
         let within = self.within_inference(ack.now);
-        // In recovery the loss has already cut the window; an indication then would cut it twice.
-        if !ack.in_recovery && !echo && self.early_indication() {
-            self.indications += 1;
-            let r = &mut self.reno;
-            if within {
-                r.cwnd = 1.0;
-            } else {
-                r.cwnd = (r.cwnd / 2.0).max(1.0);
-                r.ssthresh = r.cwnd.max(2.0);
-            }
-            self.last_drop = Some(ack.now);
-            self.reset_range();
-            self.restart_sowd = true;
-            return;
-        }
-        if !within {
+        if indication {
+            self.reduce(ack.now, within);
+        } else if !within {
             self.reno.on_ack(ack);
         }
     }
