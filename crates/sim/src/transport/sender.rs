@@ -369,9 +369,24 @@ impl Sender {
         }
     }
 
+    /// `try_send` at the end of an ACK without SACK, with NewReno's recovery inlined too: a recovery
+    /// without SACK lasts as many round trips as it has holes, so on a congested path most ACKs take it.
+    #[inline(always)]
+    fn try_send_after_ack(&mut self, now: Time) {
+        if self.unusual && self.started {
+            return self.try_send_unusual_inline(now);
+        }
+        self.try_send(now)
+    }
+
     /// `try_send` for everything but a plain window-limited flow (see `unusual`).
     #[inline(never)]
     fn try_send_unusual(&mut self, now: Time) {
+        self.try_send_unusual_inline(now)
+    }
+
+    #[inline(always)]
+    fn try_send_unusual_inline(&mut self, now: Time) {
         if self.handshake.is_some() {
             return;
         }
@@ -585,7 +600,7 @@ impl Sender {
                 self.send_one(now);
             }
         }
-        self.try_send(now);
+        self.try_send_after_ack(now);
     }
 
     /// `v_worried_` (tcp-vegas.cc 337-350): on the one or two new ACKs after a retransmission, an expired
