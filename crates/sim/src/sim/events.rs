@@ -347,8 +347,8 @@ impl Simulation {
     #[inline(always)]
     fn on_ack(&mut self, p: &Packet) {
         let now = self.now;
-        if self.flows[p.owner as usize].ack_out_of_line {
-            self.on_ack_out_of_line(p);
+        if self.flows[p.owner as usize].ack_extras {
+            self.on_ack_extras(p);
         } else {
             let input = ack_input(p);
             self.flows[p.owner as usize].sender.on_ack(now, &input, &[]);
@@ -358,9 +358,8 @@ impl Simulation {
 
     /// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial),
     /// of a traced flow (written before the sender reacts to it) or of a flow with ECN (it may echo CE).
-    #[cold]
-    #[inline(never)]
-    fn on_ack_out_of_line(&mut self, p: &Packet) {
+    #[inline(always)]
+    fn on_ack_extras(&mut self, p: &Packet) {
         let fl = &mut self.flows[p.owner as usize];
         // Most ACKs carry no block: they pass an empty slice, not a copy of empty blocks.
         match fl.sack_log.as_mut().and_then(|log| log.take(p.first_sent)) {

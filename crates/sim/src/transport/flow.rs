@@ -31,9 +31,9 @@ pub struct Flow {
     pub sack_log: Option<Box<SackLog>>,
     /// The flow's sender side is traced (`measure/pcap`): what it sends and receives is written out.
     pub traced: bool,
-    /// ACKs reaching the sender take the out-of-line path: they have SACK blocks to read, go to a trace
+    /// ACKs reaching the sender take the path with extras: they have SACK blocks to read, go to a trace
     /// or may carry ECN-Echo. One flag, so that the common path tests one thing.
-    pub ack_out_of_line: bool,
+    pub ack_extras: bool,
     /// The flow negotiated ECN: its data packets take their ECN bits from the sender.
     pub ecn: bool,
 }
@@ -65,7 +65,7 @@ impl Flow {
             Box::new(SackLog::default())
         });
         Flow {
-            ack_out_of_line: sack_log.is_some() || spec.transport.ecn,
+            ack_extras: sack_log.is_some() || spec.transport.ecn,
             ecn: spec.transport.ecn,
             traced: false,
             sack_log,
@@ -90,7 +90,7 @@ impl Flow {
     /// Traces the flow's sender side from now on.
     pub fn set_traced(&mut self) {
         self.traced = true;
-        self.ack_out_of_line = true;
+        self.ack_extras = true;
     }
 
     /// Ends the active time now: at `stop` (unless the transfer already completed) or at completion

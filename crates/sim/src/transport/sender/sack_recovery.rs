@@ -37,8 +37,8 @@ impl Sender {
         self.on_ack_sack_inline::<ECHOING>(now, a, sack)
     }
 
-    /// `on_ack` of a flow with SACK and no ECN-Echo, inline: for the simulation's out-of-line ACK path,
-    /// which every ACK of a SACK flow takes, so that such an ACK costs one frame rather than two.
+    /// `on_ack` of a flow with SACK and no ECN-Echo, inline: for the simulation's ACK path with extras,
+    /// which every ACK of a SACK flow takes, inline in the event loop like the rest of the per-packet path.
     #[inline(always)]
     pub fn on_sack_ack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
         self.on_ack_sack_inline::<false>(now, a, sack)
@@ -63,7 +63,12 @@ impl Sender {
                     let rto = &self.rto;
                     self.convergence.on_ack(now, self.cc.window(), || rto.srtt().unwrap_or(0));
                 }
-                self.try_send(now);
+                // The usual ACK of a SACK flow: its send loop inline, not behind `try_send_unusual`.
+                if self.started && self.pacer.is_none() && self.handshake.is_none() {
+                    self.send_within_window_sack(now);
+                } else {
+                    self.try_send(now);
+                }
             } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
                 self.cc.on_dupack(now);
                 if let Some(r) = &mut self.rate {
