@@ -448,7 +448,7 @@ impl CongestionControl for Bbr {
         if self.mode == Mode::ProbeBw && self.is_next_cycle_phase(now, prior_inflight) {
             self.set_cycle_phase(now, self.cycle_index + 1);
         }
-        self.check_full_pipe(&rs);
+        self.check_full_pipe(rs);
         if self.mode == Mode::Startup && self.filled_pipe {
             self.mode = Mode::Drain;
             self.pacing_gain = self.drain_gain;
@@ -471,14 +471,14 @@ impl CongestionControl for Bbr {
             self.probe_rtt_done = None;
         }
         if self.mode == Mode::ProbeRtt {
-            self.handle_probe_rtt(now, &rs);
+            self.handle_probe_rtt(now, rs);
         }
         if self.timeout_recover.is_some_and(|r| ack.snd_una > r) {
             self.timeout_recover = None;
             self.restore_cwnd();
         }
         self.set_pacing_rate();
-        self.set_cwnd(&rs, delivered_now, acked_now);
+        self.set_cwnd(rs, delivered_now, acked_now);
         self.lost = 0;
     }
 

@@ -248,7 +248,7 @@ mod tests {
     use super::*;
     use crate::cc::{algorithm, ParamValue};
 
-    fn ack(now: Time, rtt_ms: u64, una: u64, inflight: u64) -> AckEvent {
+    fn ack(now: Time, rtt_ms: u64, una: u64, inflight: u64) -> AckEvent<'static> {
         AckEvent {
             now,
             rtt: Some(rtt_ms * 1_000_000),

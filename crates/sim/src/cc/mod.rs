@@ -36,7 +36,7 @@ use crate::time::{secs, Time};
 
 /// What the transport knows about a new cumulative ACK (one that advances `snd_una`).
 #[derive(Clone, Copy, Debug)]
-pub struct AckEvent {
+pub struct AckEvent<'a> {
     pub now: Time,
     /// RTT of the packet that triggered this ACK, if it was sent only once (Karn's rule). With ALT this is
     /// the forward trip plus the minimum backward trip (see `cc/alt.rs`).
@@ -56,8 +56,9 @@ pub struct AckEvent {
     /// A baseRTT measured outside the algorithm (ALT's min forward + min backward trip); when present,
     /// delay-based algorithms use it instead of their own minimum RTT.
     pub base_rtt: Option<Time>,
-    /// A delivery-rate sample, only for algorithms that ask for them (`wants_rate_samples`).
-    pub rate: Option<RateSample>,
+    /// A delivery-rate sample, only for algorithms that ask for them (`wants_rate_samples`). Borrowed:
+    /// a copy in the event cost every ACK of every algorithm its six words.
+    pub rate: Option<&'a RateSample>,
 }
 
 /// One delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation): how many packets were delivered

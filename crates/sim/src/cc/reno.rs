@@ -103,7 +103,7 @@ mod tests {
     use super::*;
     use crate::cc::algorithm;
 
-    fn ack() -> AckEvent {
+    fn ack() -> AckEvent<'static> {
         AckEvent {
             now: 0,
             rtt: Some(1),

@@ -94,7 +94,7 @@ impl<C: CongestionControl> ScriptedPath<C> {
 
 /// An ACK of `acked` packets at `now` with an RTT sample and nothing else, for tests that script the
 /// samples themselves.
-pub fn ack_event(now: Time, rtt: Time, acked: u64) -> AckEvent {
+pub fn ack_event(now: Time, rtt: Time, acked: u64) -> AckEvent<'static> {
     AckEvent {
         now,
         rtt: Some(rtt),

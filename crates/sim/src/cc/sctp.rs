@@ -88,7 +88,7 @@ mod tests {
     use crate::cc::algorithm;
     use crate::cc::scripted::ack_event;
 
-    fn ack(acked: u64) -> AckEvent {
+    fn ack(acked: u64) -> AckEvent<'static> {
         AckEvent { rtt: None, ..ack_event(0, 0, acked) }
     }
 

@@ -651,8 +651,12 @@ impl Sender {
             self.stats.on_rtt_sample(r);
         }
         self.dupacks = 0;
+        let sample;
         let rate = match &mut self.rate {
-            Some(r) => Some(r.on_ack(now, self.snd_una, self.snd_nxt - self.snd_una, self.stats.rtt_min)),
+            Some(r) => {
+                sample = r.on_ack(now, self.snd_una, self.snd_nxt - self.snd_una, self.stats.rtt_min);
+                Some(&sample)
+            }
             None => None,
         };
         let timestamps = plain_rtt.map(|_| AckTimestamps {

@@ -16,7 +16,7 @@ fn ledbat(cwnd: f64, set: &[(&'static str, ParamValue)]) -> Ledbat {
 }
 
 /// An ACK at `now_ms` whose packet took `owd_ms` forward (receiver clock `offset` ahead), 40 ms RTT.
-fn ack_at(now_ms: u64, owd_ms: u64, offset: i64, inflight: u64) -> AckEvent {
+fn ack_at(now_ms: u64, owd_ms: u64, offset: i64, inflight: u64) -> AckEvent<'static> {
     let now = now_ms * MS;
     let sent = now - 40 * MS;
     let rcv = (sent + owd_ms * MS).wrapping_add(offset as u64);

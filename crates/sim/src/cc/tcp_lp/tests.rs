@@ -12,7 +12,7 @@ fn lp(cwnd: f64) -> TcpLp {
 }
 
 /// An ACK at `now_ms` of a packet whose forward trip took `owd_ms`, with a 40 ms RTT.
-fn ack_at(now_ms: u64, owd_ms: u64, offset: i64) -> AckEvent {
+fn ack_at(now_ms: u64, owd_ms: u64, offset: i64) -> AckEvent<'static> {
     let now = now_ms * MS;
     let sent = now - 40 * MS;
     let rcv = (sent + owd_ms * MS).wrapping_add(offset as u64);

@@ -27,7 +27,7 @@ fn linux(extra: &[(&'static str, ParamValue)]) -> LinuxVegas {
     LinuxVegas::new(&params("linux", extra), &FlowContext::new(2.0))
 }
 
-fn ack(now: Time, snd_una: u64, inflight: u64) -> AckEvent {
+fn ack(now: Time, snd_una: u64, inflight: u64) -> AckEvent<'static> {
     AckEvent {
         now,
         rtt: None,
@@ -42,7 +42,7 @@ fn ack(now: Time, snd_una: u64, inflight: u64) -> AckEvent {
     }
 }
 
-fn sampled(now: Time, snd_una: u64, inflight: u64, rtt: Time) -> AckEvent {
+fn sampled(now: Time, snd_una: u64, inflight: u64, rtt: Time) -> AckEvent<'static> {
     AckEvent { rtt: Some(rtt), ..ack(now, snd_una, inflight) }
 }
 

@@ -28,7 +28,7 @@ fn round_fast(iw: f64, alpha: f64, tweak: &[(&'static str, ParamValue)]) -> Fast
     Fast::new(&p, &FlowContext::new(iw))
 }
 
-fn ack(now: Time, rtt: Time) -> AckEvent {
+fn ack(now: Time, rtt: Time) -> AckEvent<'static> {
     AckEvent {
         now,
         rtt: Some(rtt),
