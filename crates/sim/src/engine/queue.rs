@@ -3,8 +3,10 @@
 //!
 //! Link arrivals (one pending per busy link direction, one per packet per hop) and everything else
 //! (timers, one per flow; samples; scenario events) live in two heaps that share one insertion counter.
-//! Popping takes the smaller head of the two, so the order is exactly that of a single queue, but the
+//! The next event is the smaller head of the two, so the order is exactly that of a single queue, but the
 //! per-packet heap holds only the busy link directions: it stays small however many flows there are.
+//! A link arrival stays at the head of its heap while it is processed and is then replaced by its
+//! direction's next arrival, in one pass down the heap (`EventQueue::reschedule_link`).
 
 use super::heap::MinHeap;
 use crate::time::Time;
@@ -32,6 +34,17 @@ pub enum Event {
     Sample,
     /// A timed scenario event (reroute, link change), by index.
     Scenario(u32),
+}
+
+/// The next event of an `EventQueue`, from `EventQueue::next`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// A link arrival, still in the queue: whoever processes it ends it with `reschedule_link` or
+    /// `remove_link`.
+    Link(Time, u32),
+    /// Another event, at this time: `pop_other` takes it.
+    Other(Time),
+    Empty,
 }
 
 #[derive(Default)]
@@ -64,20 +77,54 @@ impl EventQueue {
         }
     }
 
+    /// What comes next, without taking it.
     #[inline(always)]
-    pub fn pop(&mut self) -> Option<(Time, Event)> {
-        let from_links = match (self.links.peek_key(), self.others.peek_key()) {
-            (Some(l), Some(o)) => l < o,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => return None,
-        };
-        let (k, ev) = if from_links {
-            self.links.pop().map(|(k, d)| (k, Event::LinkArrival(d)))?
+    pub fn next(&self) -> Next {
+        let l = self.links.min_key();
+        let o = self.others.min_key();
+        if l < o {
+            Next::Link((l >> 64) as Time, self.links.top())
+        } else if o != u128::MAX {
+            Next::Other((o >> 64) as Time)
         } else {
-            self.others.pop()?
+            Next::Empty
+        }
+    }
+
+    /// Takes the next event, after `next` said it is not a link arrival.
+    #[inline(always)]
+    pub fn pop_other(&mut self) -> Event {
+        self.others.pop().expect("pop_other of an empty queue").1
+    }
+
+    /// Ends the link arrival `next` returned by scheduling that direction's next arrival at `time`: the
+    /// same key `schedule` would give it, but one pass down the heap instead of a pop and a push. Anything
+    /// scheduled while the arrival was processed came after it (a later insertion, at the same time or
+    /// later), so it is still the smallest key.
+    #[inline(always)]
+    pub fn reschedule_link(&mut self, time: Time, d: u32) {
+        let k = key(time, self.next_seq);
+        self.next_seq += 1;
+        self.links.replace_top(k, d);
+    }
+
+    /// Ends the link arrival `next` returned without scheduling another.
+    #[inline(always)]
+    pub fn remove_link(&mut self) {
+        self.links.remove_top();
+    }
+
+    /// Takes the next event (for tests; the simulation uses `next`).
+    pub fn pop(&mut self) -> Option<(Time, Event)> {
+        let ev = match self.next() {
+            Next::Link(_, d) => {
+                let (k, _) = self.links.pop()?;
+                return Some(((k >> 64) as Time, Event::LinkArrival(d)));
+            }
+            Next::Other(_) => self.others.pop()?,
+            Next::Empty => return None,
         };
-        Some(((k >> 64) as Time, ev))
+        Some(((ev.0 >> 64) as Time, ev.1))
     }
 
     pub fn len(&self) -> usize {
@@ -90,11 +137,10 @@ impl EventQueue {
 
     /// Time of the next event, without taking it (for the budget checks, `sim/budget.rs`).
     pub fn peek_time(&self) -> Option<Time> {
-        let k = match (self.links.peek_key(), self.others.peek_key()) {
-            (Some(l), Some(o)) => l.min(o),
-            (k, None) | (None, k) => k?,
-        };
-        Some((k >> 64) as Time)
+        match self.links.min_key().min(self.others.min_key()) {
+            u128::MAX => None,
+            k => Some((k >> 64) as Time),
+        }
     }
 }
 

@@ -72,7 +72,7 @@ pub(super) fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packe
 impl Simulation {
     pub(super) fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::LinkArrival(d) => self.on_link_arrival(d),
+            Event::LinkArrival(_) => unreachable!("the run loop takes link arrivals"),
             Event::LinkTransmit(d) => self.on_link_transmit(d),
             Event::Rto(f) => self.on_rto(f),
             Event::DelayedAck(f) => self.on_delayed_ack(f),
@@ -171,8 +171,11 @@ impl Simulation {
         self.forward(&p);
     }
 
-    fn on_link_arrival(&mut self, d: u32) {
+    /// The link arrival at the head of the queue (`Next::Link`): it is still there, and leaves with the
+    /// direction's next arrival put in its place, or removed.
+    pub(super) fn on_link_arrival(&mut self, d: u32) {
         if d & TRACED_LINK != 0 {
+            self.queue.remove_link();
             return self.on_link_arrival_traced(d & !TRACED_LINK);
         }
         let now = self.now;
@@ -186,8 +189,11 @@ impl Simulation {
         }
         let link = &mut self.links[d as usize];
         match link.next_arrival() {
-            Some(t) => self.queue.schedule(t, Event::LinkArrival(d)),
-            None => link.event_pending = false,
+            Some(t) => self.queue.reschedule_link(t, d),
+            None => {
+                link.event_pending = false;
+                self.queue.remove_link();
+            }
         }
     }
 
