@@ -268,14 +268,25 @@ impl LinkDir {
     /// event loop needs, copied once (the ring entry's timing fields stay behind).
     #[inline]
     pub fn pop_arrived_packet(&mut self, now: Time) -> Option<(Packet, bool)> {
+        match self.pop_arrived_or_next(now) {
+            Head::Arrived(p, lost) => Some((p, lost)),
+            _ => None,
+        }
+    }
+
+    /// `pop_arrived_packet`, and when no packet has arrived, the head's arrival time: the arrival event
+    /// reads the head once per packet, and not again to reschedule itself.
+    #[inline(always)]
+    pub fn pop_arrived_or_next(&mut self, now: Time) -> Head {
         match self.ring.front() {
             Some(e) if e.arrive <= now => {
-                let out = (e.pkt, e.lost);
+                let out = Head::Arrived(e.pkt, e.lost);
                 self.popped_cum_bytes = e.cum_bytes;
                 self.ring.advance_head();
-                Some(out)
+                out
             }
-            _ => None,
+            Some(e) => Head::Next(e.arrive),
+            None => Head::Empty,
         }
     }
 
@@ -459,6 +470,15 @@ impl LinkDir {
         }
         (busy, wait)
     }
+}
+
+/// The head of a direction's ring at some time (`LinkDir::pop_arrived_or_next`).
+pub enum Head {
+    /// This packet has arrived (and left the ring); true if the loss model dropped it.
+    Arrived(Packet, bool),
+    /// The next packet arrives at this time.
+    Next(Time),
+    Empty,
 }
 
 #[cfg(test)]

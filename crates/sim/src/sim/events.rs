@@ -6,6 +6,7 @@ use super::lazy_timer::{self, Fired};
 use super::{dir_index, Simulation};
 use crate::engine::Event;
 use crate::model::EventKind;
+use crate::net::link::Head;
 use crate::net::{Enqueued, Packet, PacketKind, Started};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
@@ -179,20 +180,21 @@ impl Simulation {
             return self.on_link_arrival_traced(d & !TRACED_LINK);
         }
         let now = self.now;
-        while let Some((mut p, lost)) = self.links[d as usize].pop_arrived_packet(now) {
-            if lost {
-                self.drop_packet();
-                continue;
-            }
-            p.hop += 1;
-            self.forward(&p);
-        }
-        let link = &mut self.links[d as usize];
-        match link.next_arrival() {
-            Some(t) => self.queue.reschedule_link(t, d),
-            None => {
-                link.event_pending = false;
-                self.queue.remove_link();
+        loop {
+            match self.links[d as usize].pop_arrived_or_next(now) {
+                Head::Arrived(mut p, lost) => {
+                    if lost {
+                        self.drop_packet();
+                        continue;
+                    }
+                    p.hop += 1;
+                    self.forward(&p);
+                }
+                Head::Next(t) => return self.queue.reschedule_link(t, d),
+                Head::Empty => {
+                    self.links[d as usize].event_pending = false;
+                    return self.queue.remove_link();
+                }
             }
         }
     }
