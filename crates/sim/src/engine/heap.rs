@@ -75,22 +75,27 @@ impl<T: Copy> MinHeap<T> {
     /// Puts `e` in the root's place and moves it down to where it belongs.
     #[inline(always)]
     fn sift_down(&mut self, e: (u128, T)) {
-        let n = self.items.len();
+        let items = self.items.as_mut_slice();
+        let n = items.len();
         let mut i = 0;
-        loop {
-            let left = 2 * i + 1;
-            if left >= n {
+        let mut left = 1;
+        while left < n {
+            let mut child = left;
+            let mut child_key = items[left].0;
+            if let Some(r) = items.get(left + 1) {
+                if r.0 < child_key {
+                    child = left + 1;
+                    child_key = r.0;
+                }
+            }
+            if child_key >= e.0 {
                 break;
             }
-            let right = left + 1;
-            let child = if right < n && self.items[right].0 < self.items[left].0 { right } else { left };
-            if self.items[child].0 >= e.0 {
-                break;
-            }
-            self.items[i] = self.items[child];
+            items[i] = items[child];
             i = child;
+            left = 2 * i + 1;
         }
-        self.items[i] = e;
+        items[i] = e;
     }
 }
 
