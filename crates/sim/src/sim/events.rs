@@ -173,7 +173,9 @@ impl Simulation {
     }
 
     /// The link arrival at the head of the queue (`Next::Link`): it is still there, and leaves with the
-    /// direction's next arrival put in its place, or removed.
+    /// direction's next arrival put in its place, or removed. Inlined into the run loop: it runs once or
+    /// twice per packet, and as a call it saved and restored six registers each time.
+    #[inline(always)]
     pub(super) fn on_link_arrival(&mut self, d: u32) {
         if d & TRACED_LINK != 0 {
             self.queue.remove_link();
