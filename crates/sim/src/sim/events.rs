@@ -6,7 +6,6 @@ use super::lazy_timer::{self, Fired};
 use super::{dir_index, Simulation};
 use crate::engine::Event;
 use crate::model::EventKind;
-use crate::net::link::Head;
 use crate::net::{Enqueued, Packet, PacketKind, Started};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
@@ -183,8 +182,13 @@ impl Simulation {
         }
         let now = self.now;
         loop {
-            match self.links[d as usize].pop_arrived_or_next(now) {
-                Head::Arrived(mut p, lost) => {
+            // The head's arrival time, read once per packet: the packet if it has arrived, else the time
+            // to reschedule at.
+            match self.links[d as usize].next_arrival() {
+                Some(t) if t <= now => {
+                    let link = &mut self.links[d as usize];
+                    let lost = link.head_lost();
+                    let mut p = link.pop_head_packet();
                     if lost {
                         self.drop_packet();
                         continue;
@@ -192,8 +196,8 @@ impl Simulation {
                     p.hop += 1;
                     self.forward(&p);
                 }
-                Head::Next(t) => return self.queue.reschedule_link(t, d),
-                Head::Empty => {
+                Some(t) => return self.queue.reschedule_link(t, d),
+                None => {
                     self.links[d as usize].event_pending = false;
                     return self.queue.remove_link();
                 }
