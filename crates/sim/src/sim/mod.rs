@@ -121,23 +121,19 @@ impl Simulation {
     /// then cover [0, now]).
     pub fn run(&mut self, mut progress: impl FnMut(Time) -> bool) -> Outcome {
         let mut outcome = Outcome::Completed;
+        // The queue leaves events after the end where they are.
+        self.queue.set_horizon(self.end);
         loop {
             // Link arrivals (one or two per packet) stay in the queue while they are processed, and end
             // by rescheduling their direction in place (`on_link_arrival`).
             match self.queue.next() {
                 Next::Link(t, d) => {
-                    if t > self.end {
-                        break;
-                    }
                     debug_assert!(t >= self.now, "time went backwards");
                     self.now = t;
                     self.events_processed += 1;
                     self.on_link_arrival(d);
                 }
                 Next::Other(t) => {
-                    if t > self.end {
-                        break;
-                    }
                     debug_assert!(t >= self.now, "time went backwards");
                     self.now = t;
                     self.events_processed += 1;
