@@ -76,6 +76,17 @@ impl<T: Copy> MinHeap<T> {
     #[inline(always)]
     fn sift_down(&mut self, e: (u128, T)) {
         let items = self.items.as_mut_slice();
+        // The root and one child (the link heap of a path busy in both directions): one comparison,
+        // without the loop's index arithmetic and bounds checks.
+        if let [root, child] = items {
+            if child.0 < e.0 {
+                *root = *child;
+                *child = e;
+            } else {
+                *root = e;
+            }
+            return;
+        }
         let n = items.len();
         let mut i = 0;
         let mut left = 1;
@@ -105,11 +116,12 @@ mod tests {
     use crate::rng::Rng;
     use std::collections::BTreeSet;
 
-    #[test]
-    fn always_pops_the_smallest_key() {
+    /// Random pushes, pops, replacements and removals against a sorted set, the heap kept at most
+    /// `max_len` long (pushes stop there).
+    fn check(max_len: usize, seed: u64) {
         let mut h = MinHeap::default();
         let mut reference = BTreeSet::new();
-        let mut rng = Rng::stream(7, "heap");
+        let mut rng = Rng::stream(seed, "heap");
         let mut next = 0u128;
         // Unique keys, as the queue's (time, insertion order) keys are.
         let mut new_key = |rng: &mut Rng| {
@@ -117,18 +129,20 @@ mod tests {
             (rng.next_u64() % 1000) as u128 * 10_000 + next
         };
         for _ in 0..2000 {
-            let k = new_key(&mut rng);
-            h.push(k, k);
-            reference.insert(k);
+            if h.len() < max_len {
+                let k = new_key(&mut rng);
+                h.push(k, k);
+                reference.insert(k);
+            }
             match rng.next_u64() % 6 {
                 0 | 1 => assert_eq!(h.pop().map(|e| e.0), reference.pop_first()),
-                2 => {
+                2 if h.len() > 0 => {
                     let k = new_key(&mut rng);
                     reference.pop_first();
                     h.replace_top(k, k);
                     reference.insert(k);
                 }
-                3 => {
+                3 if h.len() > 0 => {
                     reference.pop_first();
                     h.remove_top();
                 }
@@ -144,5 +158,17 @@ mod tests {
         }
         assert!(reference.is_empty() && h.len() == 0);
         assert_eq!(h.min_key(), u128::MAX);
+    }
+
+    #[test]
+    fn always_pops_the_smallest_key() {
+        check(usize::MAX, 7);
+    }
+
+    #[test]
+    fn small_heaps_too() {
+        for max_len in 1..=4 {
+            check(max_len, max_len as u64);
+        }
     }
 }
