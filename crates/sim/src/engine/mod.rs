@@ -3,4 +3,4 @@
 mod heap;
 pub mod queue;
 
-pub use queue::{Event, EventQueue};
+pub use queue::{Event, EventQueue, Next};

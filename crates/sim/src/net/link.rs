@@ -268,15 +268,30 @@ impl LinkDir {
     /// event loop needs, copied once (the ring entry's timing fields stay behind).
     #[inline]
     pub fn pop_arrived_packet(&mut self, now: Time) -> Option<(Packet, bool)> {
-        match self.ring.front() {
-            Some(e) if e.arrive <= now => {
-                let out = (e.pkt, e.lost);
-                self.popped_cum_bytes = e.cum_bytes;
-                self.ring.advance_head();
-                Some(out)
+        match self.next_arrival() {
+            Some(t) if t <= now => {
+                let lost = self.head_lost();
+                Some((self.pop_head_packet(), lost))
             }
             _ => None,
         }
+    }
+
+    /// Whether the loss model dropped the head packet. The ring must not be empty.
+    #[inline(always)]
+    pub fn head_lost(&self) -> bool {
+        self.ring.front().expect("head_lost of an empty ring").lost
+    }
+
+    /// Takes the head packet. The ring must not be empty. Apart from `head_lost` because returning the
+    /// pair made the event loop copy the packet twice.
+    #[inline(always)]
+    pub fn pop_head_packet(&mut self) -> Packet {
+        let e = self.ring.front().expect("pop_head of an empty ring");
+        let p = e.pkt;
+        self.popped_cum_bytes = e.cum_bytes;
+        self.ring.advance_head();
+        p
     }
 
     /// `pop_arrived_packet` with the packet's start of transmission (for traces of departures).

@@ -18,7 +18,7 @@ pub use estimate::{estimate, Estimate};
 pub use result::{run_scenario, run_scenario_with, RunResult};
 pub use summary::summary_json;
 
-use crate::engine::EventQueue;
+use crate::engine::{EventQueue, Next};
 use crate::measure::pcap::Traces;
 use crate::measure::Recorder;
 use crate::model::Scenario;
@@ -121,14 +121,27 @@ impl Simulation {
     /// then cover [0, now]).
     pub fn run(&mut self, mut progress: impl FnMut(Time) -> bool) -> Outcome {
         let mut outcome = Outcome::Completed;
-        while let Some((t, ev)) = self.queue.pop() {
-            if t > self.end {
-                break;
+        // The queue leaves events after the end where they are.
+        self.queue.set_horizon(self.end);
+        loop {
+            // Link arrivals (one or two per packet) stay in the queue while they are processed, and end
+            // by rescheduling their direction in place (`on_link_arrival`).
+            match self.queue.next() {
+                Next::Link(t, d) => {
+                    debug_assert!(t >= self.now, "time went backwards");
+                    self.now = t;
+                    self.events_processed += 1;
+                    self.on_link_arrival(d);
+                }
+                Next::Other(t) => {
+                    debug_assert!(t >= self.now, "time went backwards");
+                    self.now = t;
+                    self.events_processed += 1;
+                    let ev = self.queue.pop_other();
+                    self.dispatch(ev);
+                }
+                Next::Empty => break,
             }
-            debug_assert!(t >= self.now, "time went backwards");
-            self.now = t;
-            self.events_processed += 1;
-            self.dispatch(ev);
             if self.events_processed >= self.guard.next_check {
                 if let Some(stop) = self.checkpoint(&mut progress) {
                     outcome = stop;
