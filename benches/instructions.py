@@ -32,12 +32,15 @@ LINES = (
     "newreno-1000",
     "newreno-10-10g-ss",
     "newreno-10-ss",
+    "newreno-10-ss-sack",
     "fast-10-fit",
 )
 # (line, the line it is weighed against, what the ratio says): the overheads issue #24 bounds.
 OVERHEADS = (
     ("newreno-10-sack", "newreno-10", "SACK on against off (target <= 1.10)"),
     ("fast-10-fit", "newreno-10-ss", "FAST against NewReno, loss-free, the same packets (target <= 1.15)"),
+    ("newreno-10-ss-sack", "newreno-10-ss", "SACK on against off, loss-free, the same packets (no target)"),
+    ("fast-10-fit", "newreno-10-ss-sack", "FAST against NewReno with SACK, loss-free (no target)"),
 )
 SHORT, LONG = 2.0, 6.0
 # htsim's options for each delaycc line it is compared with: the same dumbbell, flows and initial ssthresh

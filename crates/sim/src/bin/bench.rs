@@ -128,6 +128,16 @@ const CONFIGS: &[Config] = &[
         ssthresh_share: true,
         ..REFERENCE_LINE
     },
+    // The loss-free pair with SACK on: SACK's own cost with equal work (the reference and its SACK line
+    // above recover differently, so they do not deliver the same packets), and the NewReno that carries
+    // the same SACK machinery as the FAST module, which always runs Sack1-style recovery.
+    Config {
+        name: "newreno-10-ss-sack",
+        label: "newreno x10 with SACK, 1 Gbps, ssthresh BDP/10",
+        ssthresh_share: true,
+        transport: concat!(htsim_transport!(), "\nsack = true"),
+        ..REFERENCE_LINE
+    },
     Config {
         name: "fast-10-fit",
         label: "fast x10 (alpha 50), 1 Gbps, backlog within the buffer",
@@ -405,6 +415,7 @@ fn run_all(base_seconds: f64) {
         ("newreno-10-10g-ss", "no target: htsim's transport, initial ssthresh BDP/10"),
         ("fast-10", "target >= 0.75"),
         ("newreno-10-ss", "no target: loss-free, the pair of fast-10-fit"),
+        ("newreno-10-ss-sack", "no target: loss-free with SACK, weighed in instructions"),
         ("fast-10-fit", "no target: FAST's own cost, weighed in instructions by benches/instructions.py"),
     ] {
         let rounds = of(name).iter().zip(reference);
