@@ -46,13 +46,16 @@ pub struct LinkDir {
     pub bps: u64,
     pub delay: Time,
     pub buffer: Buffer,
-    pub loss: f64,
+    loss: f64,
     up: bool,
     /// Up and not managed: the one test `enqueue` makes before its FIFO (a managed direction is told
     /// apart there rather than by the caller, so drop-tail hops pay no extra branch).
     inline_fifo: bool,
-    /// Deterministic drops (flow, seq), first transmissions only.
-    pub drop_list: Vec<(u32, u64)>,
+    /// Deterministic drops (flow, seq), first transmissions only; sorted.
+    drop_list: Vec<(u32, u64)>,
+    /// `loss > 0` or a drop list: most directions lose nothing, and this one test is all they pay for
+    /// the loss model (the drop list and the random draw each cost a test per packet otherwise).
+    lossy: bool,
     rng: Rng,
     busy_until: Time,
     last_arrive: Time,
@@ -103,6 +106,7 @@ impl LinkDir {
             up: true,
             inline_fifo: true,
             drop_list: Vec::new(),
+            lossy: loss > 0.0,
             rng,
             busy_until: 0,
             last_arrive: 0,
@@ -116,6 +120,35 @@ impl LinkDir {
             stats: LinkStats::default(),
             managed: None,
         }
+    }
+
+    /// Sets the random loss probability of packets sent from now on.
+    pub fn set_loss(&mut self, loss: f64) {
+        self.loss = loss;
+        self.lossy = loss > 0.0 || !self.drop_list.is_empty();
+    }
+
+    /// Sets the packets to drop deterministically: (flow, seq) of first transmissions of data.
+    pub fn set_drop_list(&mut self, mut list: Vec<(u32, u64)>) {
+        list.sort_unstable();
+        self.drop_list = list;
+        self.set_loss(self.loss);
+    }
+
+    /// Whether the loss model drops `p` (a packet about to be put on the wire), counting it if so. Only
+    /// for a `lossy` direction: the random draw is made unless the drop list already dropped the packet.
+    #[cold]
+    #[inline(never)]
+    fn loses(&mut self, p: &Packet) -> bool {
+        let deterministic = p.kind == PacketKind::Data
+            && !p.retransmit
+            && !self.drop_list.is_empty()
+            && self.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
+        let lost = deterministic || self.rng.bernoulli(self.loss);
+        if lost {
+            self.stats.loss_drops += 1;
+        }
+        lost
     }
 
     /// Makes this direction managed: packets wait in `managed`'s discipline.
@@ -180,10 +213,9 @@ impl LinkDir {
         self.ser_cache.1
     }
 
-    /// Offers a packet to this direction at `now`. `deterministic_drop` is true when the packet matches an
-    /// entry of the drop list (decided by the caller, who knows the packet's flow and sequence number).
+    /// Offers a packet to this direction at `now`.
     #[inline]
-    pub fn enqueue(&mut self, now: Time, pkt: &Packet, deterministic_drop: bool) -> Enqueued {
+    pub fn enqueue(&mut self, now: Time, pkt: &Packet) -> Enqueued {
         let size = pkt.size;
         if !self.inline_fifo {
             return self.not_inline();
@@ -210,10 +242,7 @@ impl LinkDir {
         // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
         let arrive = (finish + self.delay).max(self.last_arrive);
         self.last_arrive = arrive;
-        let lost = deterministic_drop || self.rng.bernoulli(self.loss);
-        if lost {
-            self.stats.loss_drops += 1;
-        }
+        let lost = self.lossy && self.loses(pkt);
         self.bytes_accepted += size as u64;
         self.stats.pkts_sent += 1;
         self.stats.bits_sent += size as u64 * 8;
@@ -430,14 +459,7 @@ impl LinkDir {
         let Some((w, finish)) = next else { return };
         out.transmit = Some(finish);
         let p = w.pkt;
-        let deterministic = p.kind == PacketKind::Data
-            && !p.retransmit
-            && !self.drop_list.is_empty()
-            && self.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
-        let lost = deterministic || self.rng.bernoulli(self.loss);
-        if lost {
-            self.stats.loss_drops += 1;
-        }
+        let lost = self.lossy && self.loses(&p);
         self.stats.wait_ns += (now - w.since) as u128;
         let arrive = self.put_on_wire(InFlight { start: now, finish, arrive: 0, cum_bytes: 0, lost, pkt: p });
         if !self.event_pending {
@@ -481,11 +503,11 @@ mod tests {
     #[test]
     fn fifo_schedule_and_queue_occupancy() {
         let mut l = link(2);
-        assert!(matches!(l.enqueue(0, &pkt(0, 1000), false), Enqueued::Accepted(Some(11_000_000))));
-        assert!(matches!(l.enqueue(0, &pkt(1, 1000), false), Enqueued::Accepted(None)));
-        assert!(matches!(l.enqueue(0, &pkt(2, 1000), false), Enqueued::Accepted(None)));
+        assert!(matches!(l.enqueue(0, &pkt(0, 1000)), Enqueued::Accepted(Some(11_000_000))));
+        assert!(matches!(l.enqueue(0, &pkt(1, 1000)), Enqueued::Accepted(None)));
+        assert!(matches!(l.enqueue(0, &pkt(2, 1000)), Enqueued::Accepted(None)));
         // Two waiting (capacity 2), one in service: the fourth is dropped.
-        assert!(matches!(l.enqueue(0, &pkt(3, 1000), false), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(0, &pkt(3, 1000)), Enqueued::Dropped));
         assert_eq!(l.queue_pkts(0), 2);
         assert_eq!(l.queue_pkts(1_000_000), 1);
         assert_eq!(l.queue_pkts(2_000_000), 0);
@@ -501,17 +523,17 @@ mod tests {
     #[test]
     fn byte_buffer_counts_bytes() {
         let mut l = LinkDir::new(8e6, 0, Buffer::Bytes(1500), 0.0, Rng::stream(1, "t"));
-        assert!(matches!(l.enqueue(0, &pkt(0, 1000), false), Enqueued::Accepted(_)));
-        assert!(matches!(l.enqueue(0, &pkt(1, 1000), false), Enqueued::Accepted(_)));
-        assert!(matches!(l.enqueue(0, &pkt(2, 600), false), Enqueued::Dropped));
-        assert!(matches!(l.enqueue(0, &pkt(3, 500), false), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(0, 1000)), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(1, 1000)), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(2, 600)), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(0, &pkt(3, 500)), Enqueued::Accepted(_)));
     }
 
     #[test]
     fn rate_change_reschedules_waiting_packets_only() {
         let mut l = link(10);
         for i in 0..3 {
-            l.enqueue(0, &pkt(i, 1000), false);
+            l.enqueue(0, &pkt(i, 1000));
         }
         l.set_rate(500_000, 16e6);
         let arrivals: Vec<_> = std::iter::from_fn(|| {
@@ -527,11 +549,11 @@ mod tests {
     fn taking_the_link_down_drops_everything() {
         let mut l = link(10);
         for i in 0..3 {
-            l.enqueue(0, &pkt(i, 1000), false);
+            l.enqueue(0, &pkt(i, 1000));
         }
         let dropped: Vec<u64> = l.take_down(500_000).iter().map(|p| p.seq).collect();
         assert_eq!(dropped, vec![0, 1, 2]);
-        assert!(matches!(l.enqueue(600_000, &pkt(4, 1000), false), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(600_000, &pkt(4, 1000)), Enqueued::Dropped));
         assert_eq!(l.in_flight(), 0);
     }
 
@@ -567,7 +589,7 @@ mod tests {
             while let Some(due) = transmit.filter(|&d| d <= t) {
                 transmit = managed.transmitter_free(due).transmit;
             }
-            if matches!(inline.enqueue(t, &p, false), Enqueued::Dropped) {
+            if matches!(inline.enqueue(t, &p), Enqueued::Dropped) {
                 drops_inline += 1;
             }
             let s = managed.offer(t, &p);
