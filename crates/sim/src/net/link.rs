@@ -220,9 +220,9 @@ impl LinkDir {
         if !self.inline_fifo {
             return self.not_inline();
         }
-        let will_wait = self.busy_until > now;
-        let mut queued_after = 0;
-        if will_wait {
+        // Only a packet that waits adds to the waiting time and may raise the maximum queue: a packet
+        // finding the transmitter idle (every ACK of the reference dumbbell) skips both counters.
+        let start = if self.busy_until > now {
             let k = self.first_waiting_advance(now);
             let waiting = self.ring.tail() - k;
             let full = match self.buffer {
@@ -233,9 +233,12 @@ impl LinkDir {
                 self.stats.queue_drops += 1;
                 return Enqueued::Dropped;
             }
-            queued_after = waiting + 1;
-        }
-        let start = self.busy_until.max(now);
+            self.stats.wait_ns += (self.busy_until - now) as u128;
+            self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(waiting + 1);
+            self.busy_until
+        } else {
+            now
+        };
         let ser = self.serialisation(size);
         let finish = start + ser;
         self.busy_until = finish;
@@ -247,8 +250,6 @@ impl LinkDir {
         self.stats.pkts_sent += 1;
         self.stats.bits_sent += size as u64 * 8;
         self.stats.busy_ns += ser as u128;
-        self.stats.wait_ns += (start - now) as u128;
-        self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(queued_after);
         self.ring.push_back(InFlight {
             start,
             finish,
