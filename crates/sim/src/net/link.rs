@@ -72,6 +72,10 @@ pub struct LinkDir {
     bytes_accepted: u64,
     /// cum_bytes of the last entry that left the ring.
     popped_cum_bytes: u64,
+    /// Packets, and their bytes, that had started transmission when `take_down` removed them from the
+    /// ring: still counted as sent. With them, the packets and bits sent follow from the ring's entry
+    /// count and `bytes_accepted` (`pkts_sent`, `bits_sent`) instead of two counters per packet.
+    cut_in_service: (u64, u64),
     pub event_pending: bool,
     /// Bits the simulation adds to this direction's index in the arrival events it schedules for it
     /// (`sim/events.rs` marks traced directions so, and tests the bit of the index it holds instead of
@@ -86,8 +90,6 @@ pub struct LinkDir {
 /// Counters for the summary and the time series. Time integrals are in nanoseconds.
 #[derive(Clone, Debug, Default)]
 pub struct LinkStats {
-    pub pkts_sent: u64,
-    pub bits_sent: u64,
     pub busy_ns: u128,
     /// Sum over packets of time spent waiting for the transmitter (Little's law gives the mean queue).
     pub wait_ns: u128,
@@ -115,6 +117,7 @@ impl LinkDir {
             waiting_hint: 0,
             bytes_accepted: 0,
             popped_cum_bytes: 0,
+            cut_in_service: (0, 0),
             event_pending: false,
             event_tag: 0,
             stats: LinkStats::default(),
@@ -247,8 +250,6 @@ impl LinkDir {
         self.last_arrive = arrive;
         let lost = self.lossy && self.loses(pkt);
         self.bytes_accepted += size as u64;
-        self.stats.pkts_sent += 1;
-        self.stats.bits_sent += size as u64 * 8;
         self.stats.busy_ns += ser as u128;
         self.ring.push_back(InFlight {
             start,
@@ -287,8 +288,6 @@ impl LinkDir {
         self.last_arrive = e.arrive;
         self.bytes_accepted += size;
         e.cum_bytes = self.bytes_accepted;
-        self.stats.pkts_sent += 1;
-        self.stats.bits_sent += size * 8;
         self.stats.busy_ns += (e.finish - e.start) as u128;
         self.ring.push_back(e);
         e.arrive
@@ -343,7 +342,19 @@ impl LinkDir {
         // difference of cumulative counts: a binary search instead of a walk over the whole queue (which,
         // at every sample of a deep queue, cost more cache misses than the packets themselves).
         let k = self.ring.partition_point(|e| e.finish <= t);
-        self.stats.bits_sent - self.queue_bytes_from(k) * 8
+        self.bits_sent() - self.queue_bytes_from(k) * 8
+    }
+
+    /// Packets put on the wire (not counting those taken down before their transmission started).
+    pub fn pkts_sent(&self) -> u64 {
+        // Every packet put on the wire was pushed on the ring; only `take_down` pops from its back.
+        self.ring.tail() + self.cut_in_service.0
+    }
+
+    /// Bits put on the wire, as `pkts_sent` counts packets.
+    fn bits_sent(&self) -> u64 {
+        // `take_down` rewinds `bytes_accepted` past every packet it removes.
+        (self.bytes_accepted + self.cut_in_service.1) * 8
     }
 
     /// Changes the rate: packets not yet started are rescheduled at the new rate behind the one in service.
@@ -395,9 +406,9 @@ impl LinkDir {
             let unserved = e.finish - e.start.max(now).min(e.finish);
             self.stats.busy_ns -= unserved as u128;
             self.stats.wait_ns -= e.start.saturating_sub(now) as u128;
-            if e.start > now {
-                self.stats.bits_sent -= e.pkt.size as u64 * 8;
-                self.stats.pkts_sent -= 1;
+            if e.start <= now {
+                self.cut_in_service.0 += 1;
+                self.cut_in_service.1 += e.pkt.size as u64;
             }
             self.stats.queue_drops += 1;
             dropped.push(e.pkt);
