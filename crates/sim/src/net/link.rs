@@ -90,7 +90,9 @@ pub struct LinkDir {
 /// Counters for the summary and the time series. Time integrals are in nanoseconds.
 #[derive(Clone, Debug, Default)]
 pub struct LinkStats {
-    pub busy_ns: u128,
+    /// Serialisation time of the packets sent: at most the time of the last one's end (transmissions do
+    /// not overlap), so 64 bits hold it, and adding to it costs one instruction less than a `u128`.
+    pub busy_ns: u64,
     /// Sum over packets of time spent waiting for the transmitter (Little's law gives the mean queue).
     pub wait_ns: u128,
     pub max_queue_pkts: u64,
@@ -250,7 +252,7 @@ impl LinkDir {
         self.last_arrive = arrive;
         let lost = self.lossy && self.loses(pkt);
         self.bytes_accepted += size as u64;
-        self.stats.busy_ns += ser as u128;
+        self.stats.busy_ns += ser;
         self.ring.push_back(InFlight {
             start,
             finish,
@@ -288,7 +290,7 @@ impl LinkDir {
         self.last_arrive = e.arrive;
         self.bytes_accepted += size;
         e.cum_bytes = self.bytes_accepted;
-        self.stats.busy_ns += (e.finish - e.start) as u128;
+        self.stats.busy_ns += e.finish - e.start;
         self.ring.push_back(e);
         e.arrive
     }
@@ -381,7 +383,7 @@ impl LinkDir {
             let e = self.ring.at_mut(n);
             let old_ser = e.finish - e.start;
             let ser = serialisation(e.pkt.size, self.bps);
-            self.stats.busy_ns = self.stats.busy_ns + ser as u128 - old_ser as u128;
+            self.stats.busy_ns = self.stats.busy_ns + ser - old_ser;
             self.stats.wait_ns = self.stats.wait_ns + free_at as u128 - e.start as u128;
             e.start = free_at;
             e.finish = free_at + ser;
@@ -404,7 +406,7 @@ impl LinkDir {
         let mut dropped = Vec::with_capacity(self.ring.len());
         while let Some(e) = self.ring.pop_back() {
             let unserved = e.finish - e.start.max(now).min(e.finish);
-            self.stats.busy_ns -= unserved as u128;
+            self.stats.busy_ns -= unserved;
             self.stats.wait_ns -= e.start.saturating_sub(now) as u128;
             if e.start <= now {
                 self.cut_in_service.0 += 1;
@@ -482,7 +484,7 @@ impl LinkDir {
 
     /// Removes the part of busy time and waiting time that lies after `end`, so run totals cover [0, end].
     pub fn clip_stats(&self, end: Time) -> (u128, u128) {
-        let mut busy = self.stats.busy_ns;
+        let mut busy = self.stats.busy_ns as u128;
         let mut wait = self.stats.wait_ns;
         for e in self.ring.iter().rev() {
             if e.finish <= end {
