@@ -46,13 +46,16 @@ pub struct LinkDir {
     pub bps: u64,
     pub delay: Time,
     pub buffer: Buffer,
-    pub loss: f64,
+    loss: f64,
     up: bool,
     /// Up and not managed: the one test `enqueue` makes before its FIFO (a managed direction is told
     /// apart there rather than by the caller, so drop-tail hops pay no extra branch).
     inline_fifo: bool,
-    /// Deterministic drops (flow, seq), first transmissions only.
-    pub drop_list: Vec<(u32, u64)>,
+    /// Deterministic drops (flow, seq), first transmissions only; sorted.
+    drop_list: Vec<(u32, u64)>,
+    /// `loss > 0` or a drop list: most directions lose nothing, and this one test is all they pay for
+    /// the loss model (the drop list and the random draw each cost a test per packet otherwise).
+    lossy: bool,
     rng: Rng,
     busy_until: Time,
     last_arrive: Time,
@@ -69,6 +72,10 @@ pub struct LinkDir {
     bytes_accepted: u64,
     /// cum_bytes of the last entry that left the ring.
     popped_cum_bytes: u64,
+    /// Packets, and their bytes, that had started transmission when `take_down` removed them from the
+    /// ring: still counted as sent. With them, the packets and bits sent follow from the ring's entry
+    /// count and `bytes_accepted` (`pkts_sent`, `bits_sent`) instead of two counters per packet.
+    cut_in_service: (u64, u64),
     pub event_pending: bool,
     /// Bits the simulation adds to this direction's index in the arrival events it schedules for it
     /// (`sim/events.rs` marks traced directions so, and tests the bit of the index it holds instead of
@@ -83,9 +90,9 @@ pub struct LinkDir {
 /// Counters for the summary and the time series. Time integrals are in nanoseconds.
 #[derive(Clone, Debug, Default)]
 pub struct LinkStats {
-    pub pkts_sent: u64,
-    pub bits_sent: u64,
-    pub busy_ns: u128,
+    /// Serialisation time of the packets sent: at most the time of the last one's end (transmissions do
+    /// not overlap), so 64 bits hold it, and adding to it costs one instruction less than a `u128`.
+    pub busy_ns: u64,
     /// Sum over packets of time spent waiting for the transmitter (Little's law gives the mean queue).
     pub wait_ns: u128,
     pub max_queue_pkts: u64,
@@ -103,6 +110,7 @@ impl LinkDir {
             up: true,
             inline_fifo: true,
             drop_list: Vec::new(),
+            lossy: loss > 0.0,
             rng,
             busy_until: 0,
             last_arrive: 0,
@@ -111,11 +119,41 @@ impl LinkDir {
             waiting_hint: 0,
             bytes_accepted: 0,
             popped_cum_bytes: 0,
+            cut_in_service: (0, 0),
             event_pending: false,
             event_tag: 0,
             stats: LinkStats::default(),
             managed: None,
         }
+    }
+
+    /// Sets the random loss probability of packets sent from now on.
+    pub fn set_loss(&mut self, loss: f64) {
+        self.loss = loss;
+        self.lossy = loss > 0.0 || !self.drop_list.is_empty();
+    }
+
+    /// Sets the packets to drop deterministically: (flow, seq) of first transmissions of data.
+    pub fn set_drop_list(&mut self, mut list: Vec<(u32, u64)>) {
+        list.sort_unstable();
+        self.drop_list = list;
+        self.set_loss(self.loss);
+    }
+
+    /// Whether the loss model drops `p` (a packet about to be put on the wire), counting it if so. Only
+    /// for a `lossy` direction: the random draw is made unless the drop list already dropped the packet.
+    #[cold]
+    #[inline(never)]
+    fn loses(&mut self, p: &Packet) -> bool {
+        let deterministic = p.kind == PacketKind::Data
+            && !p.retransmit
+            && !self.drop_list.is_empty()
+            && self.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
+        let lost = deterministic || self.rng.bernoulli(self.loss);
+        if lost {
+            self.stats.loss_drops += 1;
+        }
+        lost
     }
 
     /// Makes this direction managed: packets wait in `managed`'s discipline.
@@ -180,17 +218,16 @@ impl LinkDir {
         self.ser_cache.1
     }
 
-    /// Offers a packet to this direction at `now`. `deterministic_drop` is true when the packet matches an
-    /// entry of the drop list (decided by the caller, who knows the packet's flow and sequence number).
+    /// Offers a packet to this direction at `now`.
     #[inline]
-    pub fn enqueue(&mut self, now: Time, pkt: &Packet, deterministic_drop: bool) -> Enqueued {
+    pub fn enqueue(&mut self, now: Time, pkt: &Packet) -> Enqueued {
         let size = pkt.size;
         if !self.inline_fifo {
             return self.not_inline();
         }
-        let will_wait = self.busy_until > now;
-        let mut queued_after = 0;
-        if will_wait {
+        // Only a packet that waits adds to the waiting time and may raise the maximum queue: a packet
+        // finding the transmitter idle (every ACK of the reference dumbbell) skips both counters.
+        let start = if self.busy_until > now {
             let k = self.first_waiting_advance(now);
             let waiting = self.ring.tail() - k;
             let full = match self.buffer {
@@ -201,25 +238,21 @@ impl LinkDir {
                 self.stats.queue_drops += 1;
                 return Enqueued::Dropped;
             }
-            queued_after = waiting + 1;
-        }
-        let start = self.busy_until.max(now);
+            self.stats.wait_ns += (self.busy_until - now) as u128;
+            self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(waiting + 1);
+            self.busy_until
+        } else {
+            now
+        };
         let ser = self.serialisation(size);
         let finish = start + ser;
         self.busy_until = finish;
         // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
         let arrive = (finish + self.delay).max(self.last_arrive);
         self.last_arrive = arrive;
-        let lost = deterministic_drop || self.rng.bernoulli(self.loss);
-        if lost {
-            self.stats.loss_drops += 1;
-        }
+        let lost = self.lossy && self.loses(pkt);
         self.bytes_accepted += size as u64;
-        self.stats.pkts_sent += 1;
-        self.stats.bits_sent += size as u64 * 8;
-        self.stats.busy_ns += ser as u128;
-        self.stats.wait_ns += (start - now) as u128;
-        self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(queued_after);
+        self.stats.busy_ns += ser;
         self.ring.push_back(InFlight {
             start,
             finish,
@@ -257,9 +290,7 @@ impl LinkDir {
         self.last_arrive = e.arrive;
         self.bytes_accepted += size;
         e.cum_bytes = self.bytes_accepted;
-        self.stats.pkts_sent += 1;
-        self.stats.bits_sent += size * 8;
-        self.stats.busy_ns += (e.finish - e.start) as u128;
+        self.stats.busy_ns += e.finish - e.start;
         self.ring.push_back(e);
         e.arrive
     }
@@ -328,7 +359,19 @@ impl LinkDir {
         // difference of cumulative counts: a binary search instead of a walk over the whole queue (which,
         // at every sample of a deep queue, cost more cache misses than the packets themselves).
         let k = self.ring.partition_point(|e| e.finish <= t);
-        self.stats.bits_sent - self.queue_bytes_from(k) * 8
+        self.bits_sent() - self.queue_bytes_from(k) * 8
+    }
+
+    /// Packets put on the wire (not counting those taken down before their transmission started).
+    pub fn pkts_sent(&self) -> u64 {
+        // Every packet put on the wire was pushed on the ring; only `take_down` pops from its back.
+        self.ring.tail() + self.cut_in_service.0
+    }
+
+    /// Bits put on the wire, as `pkts_sent` counts packets.
+    fn bits_sent(&self) -> u64 {
+        // `take_down` rewinds `bytes_accepted` past every packet it removes.
+        (self.bytes_accepted + self.cut_in_service.1) * 8
     }
 
     /// Changes the rate: packets not yet started are rescheduled at the new rate behind the one in service.
@@ -355,7 +398,7 @@ impl LinkDir {
             let e = self.ring.at_mut(n);
             let old_ser = e.finish - e.start;
             let ser = serialisation(e.pkt.size, self.bps);
-            self.stats.busy_ns = self.stats.busy_ns + ser as u128 - old_ser as u128;
+            self.stats.busy_ns = self.stats.busy_ns + ser - old_ser;
             self.stats.wait_ns = self.stats.wait_ns + free_at as u128 - e.start as u128;
             e.start = free_at;
             e.finish = free_at + ser;
@@ -378,11 +421,11 @@ impl LinkDir {
         let mut dropped = Vec::with_capacity(self.ring.len());
         while let Some(e) = self.ring.pop_back() {
             let unserved = e.finish - e.start.max(now).min(e.finish);
-            self.stats.busy_ns -= unserved as u128;
+            self.stats.busy_ns -= unserved;
             self.stats.wait_ns -= e.start.saturating_sub(now) as u128;
-            if e.start > now {
-                self.stats.bits_sent -= e.pkt.size as u64 * 8;
-                self.stats.pkts_sent -= 1;
+            if e.start <= now {
+                self.cut_in_service.0 += 1;
+                self.cut_in_service.1 += e.pkt.size as u64;
             }
             self.stats.queue_drops += 1;
             dropped.push(e.pkt);
@@ -445,14 +488,7 @@ impl LinkDir {
         let Some((w, finish)) = next else { return };
         out.transmit = Some(finish);
         let p = w.pkt;
-        let deterministic = p.kind == PacketKind::Data
-            && !p.retransmit
-            && !self.drop_list.is_empty()
-            && self.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
-        let lost = deterministic || self.rng.bernoulli(self.loss);
-        if lost {
-            self.stats.loss_drops += 1;
-        }
+        let lost = self.lossy && self.loses(&p);
         self.stats.wait_ns += (now - w.since) as u128;
         let arrive = self.put_on_wire(InFlight { start: now, finish, arrive: 0, cum_bytes: 0, lost, pkt: p });
         if !self.event_pending {
@@ -463,7 +499,7 @@ impl LinkDir {
 
     /// Removes the part of busy time and waiting time that lies after `end`, so run totals cover [0, end].
     pub fn clip_stats(&self, end: Time) -> (u128, u128) {
-        let mut busy = self.stats.busy_ns;
+        let mut busy = self.stats.busy_ns as u128;
         let mut wait = self.stats.wait_ns;
         for e in self.ring.iter().rev() {
             if e.finish <= end {
@@ -496,11 +532,11 @@ mod tests {
     #[test]
     fn fifo_schedule_and_queue_occupancy() {
         let mut l = link(2);
-        assert!(matches!(l.enqueue(0, &pkt(0, 1000), false), Enqueued::Accepted(Some(11_000_000))));
-        assert!(matches!(l.enqueue(0, &pkt(1, 1000), false), Enqueued::Accepted(None)));
-        assert!(matches!(l.enqueue(0, &pkt(2, 1000), false), Enqueued::Accepted(None)));
+        assert!(matches!(l.enqueue(0, &pkt(0, 1000)), Enqueued::Accepted(Some(11_000_000))));
+        assert!(matches!(l.enqueue(0, &pkt(1, 1000)), Enqueued::Accepted(None)));
+        assert!(matches!(l.enqueue(0, &pkt(2, 1000)), Enqueued::Accepted(None)));
         // Two waiting (capacity 2), one in service: the fourth is dropped.
-        assert!(matches!(l.enqueue(0, &pkt(3, 1000), false), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(0, &pkt(3, 1000)), Enqueued::Dropped));
         assert_eq!(l.queue_pkts(0), 2);
         assert_eq!(l.queue_pkts(1_000_000), 1);
         assert_eq!(l.queue_pkts(2_000_000), 0);
@@ -516,17 +552,17 @@ mod tests {
     #[test]
     fn byte_buffer_counts_bytes() {
         let mut l = LinkDir::new(8e6, 0, Buffer::Bytes(1500), 0.0, Rng::stream(1, "t"));
-        assert!(matches!(l.enqueue(0, &pkt(0, 1000), false), Enqueued::Accepted(_)));
-        assert!(matches!(l.enqueue(0, &pkt(1, 1000), false), Enqueued::Accepted(_)));
-        assert!(matches!(l.enqueue(0, &pkt(2, 600), false), Enqueued::Dropped));
-        assert!(matches!(l.enqueue(0, &pkt(3, 500), false), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(0, 1000)), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(1, 1000)), Enqueued::Accepted(_)));
+        assert!(matches!(l.enqueue(0, &pkt(2, 600)), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(0, &pkt(3, 500)), Enqueued::Accepted(_)));
     }
 
     #[test]
     fn rate_change_reschedules_waiting_packets_only() {
         let mut l = link(10);
         for i in 0..3 {
-            l.enqueue(0, &pkt(i, 1000), false);
+            l.enqueue(0, &pkt(i, 1000));
         }
         l.set_rate(500_000, 16e6);
         let arrivals: Vec<_> = std::iter::from_fn(|| {
@@ -542,11 +578,11 @@ mod tests {
     fn taking_the_link_down_drops_everything() {
         let mut l = link(10);
         for i in 0..3 {
-            l.enqueue(0, &pkt(i, 1000), false);
+            l.enqueue(0, &pkt(i, 1000));
         }
         let dropped: Vec<u64> = l.take_down(500_000).iter().map(|p| p.seq).collect();
         assert_eq!(dropped, vec![0, 1, 2]);
-        assert!(matches!(l.enqueue(600_000, &pkt(4, 1000), false), Enqueued::Dropped));
+        assert!(matches!(l.enqueue(600_000, &pkt(4, 1000)), Enqueued::Dropped));
         assert_eq!(l.in_flight(), 0);
     }
 
@@ -582,7 +618,7 @@ mod tests {
             while let Some(due) = transmit.filter(|&d| d <= t) {
                 transmit = managed.transmitter_free(due).transmit;
             }
-            if matches!(inline.enqueue(t, &p, false), Enqueued::Dropped) {
+            if matches!(inline.enqueue(t, &p), Enqueued::Dropped) {
                 drops_inline += 1;
             }
             let s = managed.offer(t, &p);

@@ -1,17 +1,20 @@
 //! A FIFO ring buffer addressed by absolute entry numbers: entry `n` is the n-th ever pushed, and the ring
-//! holds entries `head..tail`. Capacity is a power of two, so an entry's slot is `n & mask` (no division,
-//! no wrap-around branch), and callers can remember an entry by its number across pops.
+//! holds entries `head..tail`. Capacity is a power of two, so an entry's slot is `n & (capacity - 1)` (no
+//! division, no wrap-around branch), and callers can remember an entry by its number across pops.
+//!
+//! The mask is derived from the buffer's length rather than stored: the compiler knows `n & (len - 1)`
+//! is below `len` whenever `len` is not zero, so the bounds check of an access shrinks to that test, and
+//! disappears from `push_back`, whose capacity check already implies it.
 
 pub struct Ring<T> {
     buf: Vec<T>,
-    mask: u64,
     head: u64,
     tail: u64,
 }
 
 impl<T: Copy + Default> Default for Ring<T> {
     fn default() -> Self {
-        Ring { buf: Vec::new(), mask: 0, head: 0, tail: 0 }
+        Ring { buf: Vec::new(), head: 0, tail: 0 }
     }
 }
 
@@ -42,17 +45,24 @@ impl<T: Copy + Default> Ring<T> {
         self.tail
     }
 
+    /// The slot of entry number `n`: in bounds unless the buffer is empty.
+    #[inline]
+    fn slot(&self, n: u64) -> usize {
+        n as usize & self.buf.len().wrapping_sub(1)
+    }
+
     /// Entry number `n`, which must be in `head()..tail()`.
     #[inline]
     pub fn at(&self, n: u64) -> &T {
         debug_assert!(n >= self.head && n < self.tail);
-        &self.buf[(n & self.mask) as usize]
+        &self.buf[self.slot(n)]
     }
 
     #[inline]
     pub fn at_mut(&mut self, n: u64) -> &mut T {
         debug_assert!(n >= self.head && n < self.tail);
-        &mut self.buf[(n & self.mask) as usize]
+        let slot = self.slot(n);
+        &mut self.buf[slot]
     }
 
     #[inline]
@@ -75,10 +85,11 @@ impl<T: Copy + Default> Ring<T> {
 
     #[inline]
     pub fn push_back(&mut self, value: T) {
-        if self.len() == self.buf.len() {
+        // `>=` rather than `==`: past this test the buffer is not empty, which the bounds check needs.
+        if self.len() >= self.buf.len() {
             self.grow();
         }
-        let slot = (self.tail & self.mask) as usize;
+        let slot = self.slot(self.tail);
         self.buf[slot] = value;
         self.tail += 1;
     }
@@ -126,12 +137,10 @@ impl<T: Copy + Default> Ring<T> {
     fn grow(&mut self) {
         let cap = (self.buf.len() * 2).max(16);
         let mut buf = vec![T::default(); cap];
-        let new_mask = cap as u64 - 1;
         for n in self.head..self.tail {
-            buf[(n & new_mask) as usize] = self.buf[(n & self.mask) as usize];
+            buf[n as usize & (cap - 1)] = self.buf[self.slot(n)];
         }
         self.buf = buf;
-        self.mask = new_mask;
     }
 }
 

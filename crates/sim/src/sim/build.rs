@@ -54,8 +54,7 @@ impl Simulation {
                     spec.loss,
                     Rng::stream(scenario.seed, &label),
                 );
-                dir.drop_list = spec.drop_packets.clone();
-                dir.drop_list.sort_unstable();
+                dir.set_drop_list(spec.drop_packets.clone());
                 if spec.is_managed() {
                     dir.manage(managed_parts(spec, scenario.seed, scenario.packet_size, &label));
                 }

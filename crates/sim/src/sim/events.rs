@@ -118,11 +118,7 @@ impl Simulation {
     #[inline]
     fn enqueue(&mut self, d: u32, p: &Packet) {
         let link = &mut self.links[d as usize];
-        let det_drop = !link.drop_list.is_empty()
-            && p.kind == PacketKind::Data
-            && !p.retransmit
-            && link.drop_list.binary_search(&(p.owner, p.seq)).is_ok();
-        match link.enqueue(self.now, p, det_drop) {
+        match link.enqueue(self.now, p) {
             Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d | link.event_tag)),
             Enqueued::Accepted(None) => {}
             Enqueued::Dropped => self.dropped_or_managed(d, p),
@@ -550,7 +546,7 @@ impl Simulation {
                         self.links[di].set_delay(now, dl);
                     }
                     if let Some(p) = loss {
-                        self.links[di].loss = p;
+                        self.links[di].set_loss(p);
                     }
                     match up {
                         Some(false) if self.links[di].is_up() => {

@@ -118,7 +118,7 @@ fn links_json(sim: &Simulation, end: Time) -> Vec<Value> {
     let mut links = Vec::new();
     for (d, l) in sim.links.iter().enumerate() {
         let st = &l.stats;
-        if st.pkts_sent == 0 && st.queue_drops == 0 {
+        if l.pkts_sent() == 0 && st.queue_drops == 0 {
             continue;
         }
         let (id, dir) = link_dir_name(sc, d as u32);
@@ -133,7 +133,7 @@ fn links_json(sim: &Simulation, end: Time) -> Vec<Value> {
             "drops": st.queue_drops + st.loss_drops,
             "queue_drops": st.queue_drops,
             "loss_drops": st.loss_drops,
-            "pkts_sent": st.pkts_sent,
+            "pkts_sent": l.pkts_sent(),
             "bandwidth_bps": l.bps,
         });
         // Only managed directions have these, so drop-tail runs keep the rows they always had.
