@@ -369,10 +369,11 @@ impl Sender {
         }
     }
 
-    /// `try_send` at the end of an ACK without SACK, with NewReno's recovery inlined too: a recovery
-    /// without SACK lasts as many round trips as it has holes, so on a congested path most ACKs take it.
+    /// `try_send` at the end of the usual ACK, with the sending of an `unusual` flow inlined too: every
+    /// ACK of a SACK flow needs it, and so does every ACK of a NewReno recovery without SACK, which lasts
+    /// as many round trips as it has holes.
     #[inline(always)]
-    fn try_send_after_ack(&mut self, now: Time) {
+    pub(super) fn try_send_after_ack(&mut self, now: Time) {
         if self.unusual && self.started {
             return self.try_send_unusual_inline(now);
         }

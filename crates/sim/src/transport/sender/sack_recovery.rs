@@ -63,12 +63,7 @@ impl Sender {
                     let rto = &self.rto;
                     self.convergence.on_ack(now, self.cc.window(), || rto.srtt().unwrap_or(0));
                 }
-                // The usual ACK of a SACK flow: its send loop inline, not behind `try_send_unusual`.
-                if self.started && self.pacer.is_none() && self.handshake.is_none() {
-                    self.send_within_window_sack(now);
-                } else {
-                    self.try_send(now);
-                }
+                self.try_send_after_ack(now);
             } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
                 self.cc.on_dupack(now);
                 if let Some(r) = &mut self.rate {
