@@ -143,9 +143,9 @@ impl Simulation {
         let dense = self.recorder.series.len() as u64 - flow_series;
         let series = series_bytes(flow_series, dense, &self.scenario);
         let rings: u64 =
-            self.links.iter().map(|l| l.slots() as u64).sum::<u64>() * size_of::<InFlight>() as u64;
+            self.net.links.iter().map(|l| l.slots() as u64).sum::<u64>() * size_of::<InFlight>() as u64;
         let flows: u64 = self.flows.iter().map(flow_bytes).sum();
-        let events = (self.queue.len() * size_of::<(u128, Event)>()) as u64;
+        let events = (self.net.queue.len() * size_of::<(u128, Event)>()) as u64;
         let traces = self.traces.as_ref().map_or(0, |t| t.buffer_bytes());
         series + rings + flows + events + traces
     }
@@ -161,7 +161,7 @@ impl Simulation {
         g.next_check = (n / CHECK_EVERY + 1).saturating_mul(CHECK_EVERY).min(g.max_events.max(n + 1));
         if n >= g.max_events {
             // Over budget only if the run needed more: the next event is still inside the run.
-            match self.queue.peek_time() {
+            match self.net.queue.peek_time() {
                 Some(t) if t <= self.end => return Some(Outcome::EventBudget),
                 _ => self.guard.next_check = u64::MAX,
             }
@@ -174,7 +174,7 @@ impl Simulation {
                 return Some(Outcome::MemoryBudget);
             }
         }
-        if n.is_multiple_of(CHECK_EVERY) && !progress(self.now) {
+        if n.is_multiple_of(CHECK_EVERY) && !progress(self.net.now) {
             return Some(Outcome::Interrupted);
         }
         None
@@ -182,7 +182,7 @@ impl Simulation {
 
     /// One line saying why a run stopped early, naming the budget; None for a complete run.
     pub fn stop_message(&self, outcome: Outcome) -> Option<String> {
-        let at = format!("at {} s of {} s simulated", secs(self.now), secs(self.end));
+        let at = format!("at {} s of {} s simulated", secs(self.net.now), secs(self.end));
         let g = &self.guard;
         match outcome {
             Outcome::Completed => None,

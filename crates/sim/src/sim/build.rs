@@ -2,6 +2,7 @@
 //! (sender with its controller, receiver) per `[[flows]]` entry, a source per `[[traffic]]` entry, and the
 //! first events (starts, stops, scenario events, the first sample).
 
+use super::network::Network;
 use super::{dir_index, Guard, PacketCounts, Simulation};
 use crate::cc::FlowContext;
 use crate::engine::{Event, EventQueue};
@@ -108,16 +109,12 @@ impl Simulation {
         let mut sim = Simulation {
             end: scenario.duration,
             scenario,
-            now: 0,
-            queue: EventQueue::new(),
-            links,
-            routes,
+            net: Network { now: 0, queue: EventQueue::new(), links, routes, counts: PacketCounts::default() },
             flows,
             sources,
             recorder,
             event_routes,
             events_processed: 0,
-            counts: PacketCounts::default(),
             next_sample: 1,
             guard,
             traces: None,
@@ -130,17 +127,17 @@ impl Simulation {
     /// first sample.
     fn schedule_first_events(&mut self) {
         for (i, f) in self.scenario.flows.iter().enumerate() {
-            self.queue.schedule(f.start, Event::FlowStart(i as u32));
+            self.net.queue.schedule(f.start, Event::FlowStart(i as u32));
             if f.stop < self.end {
-                self.queue.schedule(f.stop, Event::FlowStop(i as u32));
+                self.net.queue.schedule(f.stop, Event::FlowStop(i as u32));
             }
         }
         for (i, s) in self.sources.iter().enumerate() {
-            self.queue.schedule(s.start, Event::Source(i as u32));
+            self.net.queue.schedule(s.start, Event::Source(i as u32));
         }
         for (i, e) in self.scenario.events.iter().enumerate() {
-            self.queue.schedule(e.at, Event::Scenario(i as u32));
+            self.net.queue.schedule(e.at, Event::Scenario(i as u32));
         }
-        self.queue.schedule(self.scenario.sample_interval.min(self.end), Event::Sample);
+        self.net.queue.schedule(self.scenario.sample_interval.min(self.end), Event::Sample);
     }
 }

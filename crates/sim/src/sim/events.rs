@@ -3,10 +3,13 @@
 //! event that changes a sender ends in `after_sender`, which transmits what it queued.
 
 use super::lazy_timer::{self, Fired};
+use super::network::Network;
+use super::trace::{trace_queued, trace_received};
 use super::{dir_index, Simulation};
 use crate::engine::Event;
+use crate::measure::pcap::Traces;
 use crate::model::EventKind;
-use crate::net::{Enqueued, Packet, PacketKind, Started};
+use crate::net::{Packet, PacketKind};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
 use crate::transport::sack::SACK_BLOCK_BYTES;
@@ -69,17 +72,85 @@ pub(super) fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packe
     p
 }
 
+/// Flow `f`'s receiver acknowledges now. SACK blocks travel beside the packet: the ACK carries their
+/// serial and their size.
+#[inline(always)]
+fn send_ack(fl: &mut Flow, f: u32, net: &mut Network) {
+    let now = net.now;
+    let (serial, sack_bytes) = if fl.sack_log.is_some() { record_sack(fl) } else { (0, 0) };
+    let echo = fl.receiver.echo;
+    net.send_new(Packet {
+        kind: PacketKind::Ack,
+        owner: f,
+        route: fl.rev_route,
+        hop: 0,
+        retransmit: echo.retransmit,
+        size: fl.ack_size + sack_bytes,
+        seq: fl.receiver.rcv_nxt,
+        tx_time: echo.tx_time,
+        first_sent: serial,
+        inflight_at_send: echo.inflight_at_send,
+        // The receiver's clock runs `rcv_clock_offset` ahead of the sender's (wrapping arithmetic keeps
+        // negative offsets exact); ALT must work without knowing it.
+        rcv_arrival: echo.arrival.wrapping_add(fl.rcv_clock_offset as u64),
+        rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
+        ecn: fl.receiver.ece,
+    });
+}
+
+/// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial),
+/// of a traced flow (written before the sender reacts to it) or of a flow with ECN (it may echo CE).
+#[inline(always)]
+fn on_ack_extras(fl: &mut Flow, p: &Packet, now: Time, traces: &mut Option<Box<Traces>>) {
+    // Most ACKs carry no block: they pass an empty slice, not a copy of empty blocks.
+    let taken = fl.sack_log.as_mut().and_then(|log| log.take(p.first_sent));
+    let blocks = taken.as_ref().map_or(&[][..], |b| b.as_slice());
+    if fl.traced {
+        trace_received(traces, p.owner, now, p, blocks);
+    }
+    let input = ack_input(p);
+    let s = &mut fl.sender;
+    // Only ACKs of flows with ECN may carry the echo (its only bit).
+    if p.ecn != 0 {
+        std::hint::cold_path();
+        s.on_ack_echoing(now, &input, blocks);
+    } else if s.has_sack() {
+        s.on_sack_ack(now, &input, blocks);
+    } else {
+        s.on_ack(now, &input, blocks);
+    }
+}
+
+/// Sends the data packets flow `f`'s sender queued and keeps its RTO and pacing events scheduled.
+#[inline(always)]
+fn transmit_queued(fl: &mut Flow, f: u32, net: &mut Network) {
+    let now = net.now;
+    for tx in &fl.sender.txq {
+        net.send_new(data_packet(fl, f, tx, now));
+    }
+    let s = &mut fl.sender;
+    s.txq.clear();
+    if let Some(d) = lazy_timer::arm_at(&mut s.rto_event_at, s.rto_deadline) {
+        net.queue.schedule(d, Event::Rto(f));
+    }
+    if let Some(p) = &mut s.pacer {
+        if let Some(t) = lazy_timer::arm_at(&mut p.event_at, p.wakeup) {
+            net.queue.schedule(t, Event::Pace(f));
+        }
+    }
+}
+
 impl Simulation {
     pub(super) fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::LinkArrival(_) => unreachable!("the run loop takes link arrivals"),
-            Event::LinkTransmit(d) => self.on_link_transmit(d),
+            Event::LinkTransmit(d) => self.net.on_link_transmit(d),
             Event::Rto(f) => self.on_rto(f),
             Event::DelayedAck(f) => self.on_delayed_ack(f),
             Event::CcTick(f) => self.on_cc_tick(f),
             Event::Pace(f) => self.on_pace(f),
             Event::FlowStart(f) => {
-                let now = self.now;
+                let now = self.net.now;
                 let fl = &mut self.flows[f as usize];
                 fl.sender.start(now);
                 if let Some(retransmit) = fl.sender.syn_tx.take() {
@@ -88,12 +159,12 @@ impl Simulation {
                 let fl = &mut self.flows[f as usize];
                 if let Some(iv) = fl.sender.cc.tick_interval() {
                     fl.tick_pending = true;
-                    self.queue.schedule(now + iv.max(1), Event::CcTick(f));
+                    self.net.queue.schedule(now + iv.max(1), Event::CcTick(f));
                 }
                 self.after_sender(f);
             }
             Event::FlowStop(f) => {
-                let now = self.now;
+                let now = self.net.now;
                 self.recorder.touch(f);
                 self.flows[f as usize].sender.stop(now);
                 self.flows[f as usize].close_window(true);
@@ -108,65 +179,10 @@ impl Simulation {
     /// hops left. (A packet just sent goes to its route's first hop, which every route has: `send_new`.)
     #[inline(always)]
     pub(super) fn forward(&mut self, p: &Packet) {
-        match self.routes.hop(p.route, p.hop) {
-            Some(d) => self.enqueue(d, p),
+        match self.net.routes.hop(p.route, p.hop) {
+            Some(d) => self.net.enqueue(d, p),
             None => self.deliver(p),
         }
-    }
-
-    /// Offers a packet to link direction `d`, which keeps a copy in its ring.
-    #[inline]
-    fn enqueue(&mut self, d: u32, p: &Packet) {
-        let link = &mut self.links[d as usize];
-        match link.enqueue(self.now, p) {
-            Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d | link.event_tag)),
-            Enqueued::Accepted(None) => {}
-            Enqueued::Dropped => self.dropped_or_managed(d, p),
-        }
-    }
-
-    /// A packet the inline FIFO did not take: dropped, or offered to a managed direction (a queue
-    /// discipline other than drop-tail, or a varying capacity).
-    #[cold]
-    #[inline(never)]
-    fn dropped_or_managed(&mut self, d: u32, p: &Packet) {
-        if self.links[d as usize].managed().is_none() {
-            return self.drop_packet();
-        }
-        let started = self.links[d as usize].offer(self.now, p);
-        self.after_managed(d, started);
-    }
-
-    /// A managed direction's transmitter is free. Out of line, so that the drop-tail hops' dispatch stays
-    /// as it was.
-    #[cold]
-    #[inline(never)]
-    fn on_link_transmit(&mut self, d: u32) {
-        let started = self.links[d as usize].transmitter_free(self.now);
-        self.after_managed(d, started);
-    }
-
-    /// Schedules and counts what a managed direction's `offer` or `transmitter_free` asked for.
-    fn after_managed(&mut self, d: u32, started: Started) {
-        self.counts.dropped += started.drops as u64;
-        if let Some(t) = started.arrival {
-            let tag = self.links[d as usize].event_tag;
-            self.queue.schedule(t, Event::LinkArrival(d | tag));
-        }
-        if let Some(t) = started.transmit {
-            self.queue.schedule(t, Event::LinkTransmit(d));
-        }
-    }
-
-    pub(super) fn drop_packet(&mut self) {
-        self.counts.dropped += 1;
-    }
-
-    /// Sends a new packet onto its route's first hop. Never a delivery, so the per-packet path has no
-    /// call cycle (deliver -> send -> deliver) and can be inlined whole into the event loop.
-    fn send_new(&mut self, p: Packet) {
-        self.counts.sent += 1;
-        self.enqueue(self.routes.first(p.route), &p);
     }
 
     /// The link arrival at the head of the queue (`Next::Link`): it is still there, and leaves with the
@@ -176,29 +192,29 @@ impl Simulation {
     #[inline(always)]
     pub(super) fn on_link_arrival(&mut self, d: u32) {
         if d & TRACED_LINK != 0 {
-            self.queue.remove_link();
+            self.net.queue.remove_link();
             return self.on_link_arrival_traced(d & !TRACED_LINK);
         }
-        let now = self.now;
+        let now = self.net.now;
         loop {
             // The head's arrival time, read once per packet: the packet if it has arrived, else the time
             // to reschedule at.
-            match self.links[d as usize].next_arrival() {
+            match self.net.links[d as usize].next_arrival() {
                 Some(t) if t <= now => {
-                    let link = &mut self.links[d as usize];
+                    let link = &mut self.net.links[d as usize];
                     let lost = link.head_lost();
                     let mut p = link.pop_head_packet();
                     if lost {
-                        self.drop_packet();
+                        self.net.drop_packet();
                         continue;
                     }
                     p.hop += 1;
                     self.forward(&p);
                 }
-                Some(t) => return self.queue.reschedule_link(t, d),
+                Some(t) => return self.net.queue.reschedule_link(t, d),
                 None => {
-                    self.links[d as usize].event_pending = false;
-                    return self.queue.remove_link();
+                    self.net.links[d as usize].event_pending = false;
+                    return self.net.queue.remove_link();
                 }
             }
         }
@@ -206,7 +222,7 @@ impl Simulation {
 
     #[inline(always)]
     fn deliver(&mut self, p: &Packet) {
-        self.counts.delivered += 1;
+        self.net.counts.delivered += 1;
         // Tests rather than a `match`: with five kinds the match became a jump table, and data and ACKs
         // alternating through one indirect jump mispredicted (cachegrind: 400k more per 5 s of the
         // reference dumbbell). The common kinds take two well-predicted compares.
@@ -226,14 +242,14 @@ impl Simulation {
             PacketKind::Data | PacketKind::Ack => unreachable!("handled by deliver"),
             PacketKind::Datagram => {
                 let s = &mut self.sources[p.owner as usize];
-                s.on_delivered(self.now, p.size);
+                s.on_delivered(self.net.now, p.size);
             }
             PacketKind::Syn => self.on_syn(p),
             PacketKind::SynAck => {
                 if self.flows[p.owner as usize].traced {
-                    self.trace_received(p.owner, p, &[]);
+                    self.trace_syn_ack(p);
                 }
-                let now = self.now;
+                let now = self.net.now;
                 self.flows[p.owner as usize].sender.on_syn_ack(now, p.tx_time, p.retransmit);
                 self.after_sender(p.owner);
             }
@@ -243,7 +259,7 @@ impl Simulation {
     /// The SYN: header only (ns-2 tcpip_base_hdr_size_, tcp/tcp.cc:716), the size of the flow's ACKs.
     #[cold]
     fn send_syn(&mut self, f: u32, retransmit: bool) {
-        let now = self.now;
+        let now = self.net.now;
         let fl = &self.flows[f as usize];
         let syn = Packet {
             kind: PacketKind::Syn,
@@ -263,16 +279,16 @@ impl Simulation {
         if fl.traced {
             self.trace_sent(f, &syn);
         }
-        self.send_new(syn);
+        self.net.send_new(syn);
     }
 
     /// The receiver answers a SYN at once (ns-2 TCPSink `SYN_immediate_ack_ true`, ns-default.tcl:1081),
     /// echoing its send time. The SYN is not data: the receiver's counters do not see it.
     #[cold]
     fn on_syn(&mut self, p: &Packet) {
-        let now = self.now;
+        let now = self.net.now;
         let fl = &self.flows[p.owner as usize];
-        self.send_new(Packet {
+        self.net.send_new(Packet {
             kind: PacketKind::SynAck,
             owner: p.owner,
             route: fl.rev_route,
@@ -291,7 +307,7 @@ impl Simulation {
 
     #[inline(always)]
     fn on_data(&mut self, p: &Packet) {
-        let now = self.now;
+        let now = self.net.now;
         let f = p.owner;
         self.recorder.touch_received(f);
         let fl = &mut self.flows[f as usize];
@@ -314,126 +330,56 @@ impl Simulation {
             fl.close_window(false);
         }
         match decision {
-            AckDecision::Now => self.send_ack(f),
+            AckDecision::Now => send_ack(fl, f, &mut self.net),
             AckDecision::Delay(t) => {
                 if let Some(t) = lazy_timer::arm(&mut fl.receiver.delack_event_pending, Some(t)) {
-                    self.queue.schedule(t, Event::DelayedAck(f));
+                    self.net.queue.schedule(t, Event::DelayedAck(f));
                 }
             }
         }
     }
 
-    #[inline(always)]
-    fn send_ack(&mut self, f: u32) {
-        let now = self.now;
-        let fl = &mut self.flows[f as usize];
-        // SACK blocks travel beside the packet: the ACK carries their serial and their size.
-        let (serial, sack_bytes) = if fl.sack_log.is_some() { record_sack(fl) } else { (0, 0) };
-        let fl = &self.flows[f as usize];
-        let echo = fl.receiver.echo;
-        self.send_new(Packet {
-            kind: PacketKind::Ack,
-            owner: f,
-            route: fl.rev_route,
-            hop: 0,
-            retransmit: echo.retransmit,
-            size: fl.ack_size + sack_bytes,
-            seq: fl.receiver.rcv_nxt,
-            tx_time: echo.tx_time,
-            first_sent: serial,
-            inflight_at_send: echo.inflight_at_send,
-            // The receiver's clock runs `rcv_clock_offset` ahead of the sender's (wrapping arithmetic keeps
-            // negative offsets exact); ALT must work without knowing it.
-            rcv_arrival: echo.arrival.wrapping_add(fl.rcv_clock_offset as u64),
-            rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
-            ecn: fl.receiver.ece,
-        });
-    }
-
+    /// An ACK reaches its sender, which then transmits what it allows. The flow is indexed once: its
+    /// reference is held through the sender's reaction and what it sends (`transmit_queued`).
     #[inline(always)]
     fn on_ack(&mut self, p: &Packet) {
-        let now = self.now;
-        if self.flows[p.owner as usize].ack_extras {
-            self.on_ack_extras(p);
+        let now = self.net.now;
+        let f = p.owner;
+        self.recorder.touch(f);
+        let fl = &mut self.flows[f as usize];
+        if fl.ack_extras {
+            on_ack_extras(fl, p, now, &mut self.traces);
         } else {
-            let input = ack_input(p);
-            self.flows[p.owner as usize].sender.on_ack(now, &input, &[]);
+            fl.sender.on_ack(now, &ack_input(p), &[]);
         }
-        self.after_sender_inline(p.owner);
-    }
-
-    /// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial),
-    /// of a traced flow (written before the sender reacts to it) or of a flow with ECN (it may echo CE).
-    #[inline(always)]
-    fn on_ack_extras(&mut self, p: &Packet) {
-        let fl = &mut self.flows[p.owner as usize];
-        // Most ACKs carry no block: they pass an empty slice, not a copy of empty blocks.
-        match fl.sack_log.as_mut().and_then(|log| log.take(p.first_sent)) {
-            None => self.ack_with_blocks(p, &[]),
-            Some(b) => self.ack_with_blocks(p, b.as_slice()),
+        if fl.traced {
+            trace_queued(&mut self.traces, fl, f, now);
         }
-    }
-
-    #[inline(always)]
-    fn ack_with_blocks(&mut self, p: &Packet, blocks: &[(u64, u64)]) {
-        let now = self.now;
-        if self.flows[p.owner as usize].traced {
-            self.trace_received(p.owner, p, blocks);
-        }
-        let input = ack_input(p);
-        let s = &mut self.flows[p.owner as usize].sender;
-        // Only ACKs of flows with ECN may carry the echo (its only bit).
-        if p.ecn != 0 {
-            std::hint::cold_path();
-            s.on_ack_echoing(now, &input, blocks);
-        } else if s.has_sack() {
-            s.on_sack_ack(now, &input, blocks);
-        } else {
-            s.on_ack(now, &input, blocks);
-        }
+        transmit_queued(fl, f, &mut self.net);
     }
 
     /// Transmits what the sender queued and keeps its RTO event scheduled. Every event that changes a
-    /// sender's state ends here (which is what tells the recorder to read it again).
+    /// sender's state ends here (which is what tells the recorder to read it again). The ACK path, which
+    /// runs it once per packet, has its own inlined copy of these lines (`on_ack`).
     #[inline(never)]
     fn after_sender(&mut self, f: u32) {
-        self.after_sender_inline(f)
-    }
-
-    /// `after_sender`, inlined into the ACK path, which runs it once per packet: out of line its call cost
-    /// more in saved registers than its usual work of one packet.
-    #[inline(always)]
-    fn after_sender_inline(&mut self, f: u32) {
-        let now = self.now;
+        let now = self.net.now;
         self.recorder.touch(f);
-        if self.flows[f as usize].traced {
-            self.trace_queued(f);
+        let fl = &mut self.flows[f as usize];
+        if fl.traced {
+            trace_queued(&mut self.traces, fl, f, now);
         }
-        let mut i = 0;
-        while let Some(&tx) = self.flows[f as usize].sender.txq.get(i) {
-            i += 1;
-            self.send_new(data_packet(&self.flows[f as usize], f, &tx, now));
-        }
-        let s = &mut self.flows[f as usize].sender;
-        s.txq.clear();
-        if let Some(d) = lazy_timer::arm_at(&mut s.rto_event_at, s.rto_deadline) {
-            self.queue.schedule(d, Event::Rto(f));
-        }
-        if let Some(p) = &mut s.pacer {
-            if let Some(t) = lazy_timer::arm_at(&mut p.event_at, p.wakeup) {
-                self.queue.schedule(t, Event::Pace(f));
-            }
-        }
+        transmit_queued(fl, f, &mut self.net);
     }
 
     /// A paced flow's timer: send what the pacer now allows, or re-arm at the wake-up time if that moved.
     fn on_pace(&mut self, f: u32) {
-        let now = self.now;
+        let now = self.net.now;
         let s = &mut self.flows[f as usize].sender;
         let Some(p) = &mut s.pacer else { return };
         match lazy_timer::fire_at(&mut p.event_at, p.wakeup, now) {
             Fired::Cleared | Fired::Stale => {}
-            Fired::Later(t) => self.queue.schedule(t, Event::Pace(f)),
+            Fired::Later(t) => self.net.queue.schedule(t, Event::Pace(f)),
             Fired::Due => {
                 s.try_send(now);
                 self.after_sender(f);
@@ -442,11 +388,11 @@ impl Simulation {
     }
 
     fn on_rto(&mut self, f: u32) {
-        let now = self.now;
+        let now = self.net.now;
         let s = &mut self.flows[f as usize].sender;
         match lazy_timer::fire_at(&mut s.rto_event_at, s.rto_deadline, now) {
             Fired::Cleared | Fired::Stale => {}
-            Fired::Later(d) => self.queue.schedule(d, Event::Rto(f)),
+            Fired::Later(d) => self.net.queue.schedule(d, Event::Rto(f)),
             Fired::Due => {
                 s.on_rto_timer(now);
                 // A SYN leaves only at the start and on a timeout.
@@ -459,22 +405,22 @@ impl Simulation {
     }
 
     fn on_delayed_ack(&mut self, f: u32) {
-        let now = self.now;
+        let now = self.net.now;
         let r = &mut self.flows[f as usize].receiver;
         r.delack_event_pending = false;
         if r.on_delack_timer(now) {
-            self.send_ack(f);
+            send_ack(&mut self.flows[f as usize], f, &mut self.net);
         } else if let Some(d) = lazy_timer::arm(&mut r.delack_event_pending, r.delack_deadline) {
-            self.queue.schedule(d, Event::DelayedAck(f));
+            self.net.queue.schedule(d, Event::DelayedAck(f));
         }
     }
 
     fn on_cc_tick(&mut self, f: u32) {
-        let now = self.now;
+        let now = self.net.now;
         let fl = &mut self.flows[f as usize];
         fl.sender.cc.on_tick(now);
         match fl.sender.cc.tick_interval() {
-            Some(iv) => self.queue.schedule(now + iv.max(1), Event::CcTick(f)),
+            Some(iv) => self.net.queue.schedule(now + iv.max(1), Event::CcTick(f)),
             None => fl.tick_pending = false,
         }
         self.flows[f as usize].sender.try_send(now);
@@ -482,15 +428,15 @@ impl Simulation {
     }
 
     fn on_source(&mut self, s: u32) {
-        let now = self.now;
+        let now = self.net.now;
         let src = &mut self.sources[s as usize];
         let (send, next) = src.fire(now);
         let (route, size) = (src.route, src.size);
         if let Some(t) = next {
-            self.queue.schedule(t, Event::Source(s));
+            self.net.queue.schedule(t, Event::Source(s));
         }
         if send {
-            self.send_new(Packet {
+            self.net.send_new(Packet {
                 kind: PacketKind::Datagram,
                 owner: s,
                 route,
@@ -509,18 +455,18 @@ impl Simulation {
     }
 
     fn on_sample(&mut self) {
-        let now = self.now;
-        self.recorder.sample(now, &self.flows, &self.links, &self.sources);
+        let now = self.net.now;
+        self.recorder.sample(now, &self.flows, &self.net.links, &self.sources);
         self.next_sample += 1;
         let t =
             (self.next_sample as u128 * self.scenario.sample_interval as u128).min(u64::MAX as u128) as Time;
         if t <= self.end {
-            self.queue.schedule(t, Event::Sample);
+            self.net.queue.schedule(t, Event::Sample);
         }
     }
 
     fn on_scenario_event(&mut self, i: u32) {
-        let now = self.now;
+        let now = self.net.now;
         let ev = self.scenario.events[i as usize].clone();
         match ev.kind {
             EventKind::Reroute { flow, .. } => {
@@ -540,24 +486,24 @@ impl Simulation {
                     }
                     let di = dir_index(link, d as u8) as usize;
                     if let Some(b) = bandwidth_bps {
-                        self.links[di].set_rate(now, b);
+                        self.net.links[di].set_rate(now, b);
                     }
                     if let Some(dl) = delay {
-                        self.links[di].set_delay(now, dl);
+                        self.net.links[di].set_delay(now, dl);
                     }
                     if let Some(p) = loss {
-                        self.links[di].set_loss(p);
+                        self.net.links[di].set_loss(p);
                     }
                     match up {
-                        Some(false) if self.links[di].is_up() => {
-                            if self.links[di].event_tag != 0 {
+                        Some(false) if self.net.links[di].is_up() => {
+                            if self.net.links[di].event_tag != 0 {
                                 self.trace_on_wire(di as u32);
                             }
-                            for _ in self.links[di].take_down(now) {
-                                self.drop_packet();
+                            for _ in self.net.links[di].take_down(now) {
+                                self.net.drop_packet();
                             }
                         }
-                        Some(true) => self.links[di].bring_up(),
+                        Some(true) => self.net.links[di].bring_up(),
                         _ => {}
                     }
                 }

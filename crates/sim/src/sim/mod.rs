@@ -9,6 +9,7 @@ mod estimate;
 mod events;
 pub mod fct;
 mod lazy_timer;
+mod network;
 mod result;
 mod summary;
 mod trace;
@@ -18,13 +19,14 @@ pub use estimate::{estimate, Estimate};
 pub use result::{run_scenario, run_scenario_with, RunResult};
 pub use summary::summary_json;
 
-use crate::engine::{EventQueue, Next};
+use crate::engine::Next;
 use crate::measure::pcap::Traces;
 use crate::measure::Recorder;
 use crate::model::Scenario;
-use crate::net::{LinkDir, Routes};
+use crate::net::LinkDir;
 use crate::time::Time;
 use crate::transport::{Flow, Source};
+use network::Network;
 
 /// Packet accounting over the whole network, for the conservation invariant.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -39,19 +41,15 @@ pub struct PacketCounts {
 /// `new` (`build.rs`), advanced by `run`; read through the accessors below.
 pub struct Simulation {
     scenario: Scenario,
-    now: Time,
     end: Time,
-    queue: EventQueue,
-    /// Every link direction, in `dir_index` order.
-    links: Vec<LinkDir>,
-    routes: Routes,
+    /// The clock, the event queue, the links and the routes (`network.rs`).
+    net: Network,
     flows: Vec<Flow>,
     sources: Vec<Source>,
     recorder: Recorder,
     /// Route ids for each reroute event: (forward, reverse).
     event_routes: Vec<(Option<u32>, Option<u32>)>,
     events_processed: u64,
-    counts: PacketCounts,
     next_sample: u64,
     /// The run's budgets (`budget.rs`).
     guard: Guard,
@@ -73,12 +71,12 @@ impl Simulation {
 
     /// The simulated time: of the last event processed, or the scenario's end once a run has completed.
     pub fn now(&self) -> Time {
-        self.now
+        self.net.now
     }
 
     /// Every link direction, in `dir_index` order.
     pub fn links(&self) -> &[LinkDir] {
-        &self.links
+        &self.net.links
     }
 
     /// The flows, in the scenario's order.
@@ -108,7 +106,7 @@ impl Simulation {
 
     /// Packet accounting over the whole network (`in_flight` is filled in when `run` returns).
     pub fn counts(&self) -> PacketCounts {
-        self.counts
+        self.net.counts
     }
 
     /// The run's budgets and the largest memory estimate taken.
@@ -122,22 +120,22 @@ impl Simulation {
     pub fn run(&mut self, mut progress: impl FnMut(Time) -> bool) -> Outcome {
         let mut outcome = Outcome::Completed;
         // The queue leaves events after the end where they are.
-        self.queue.set_horizon(self.end);
+        self.net.queue.set_horizon(self.end);
         loop {
             // Link arrivals (one or two per packet) stay in the queue while they are processed, and end
             // by rescheduling their direction in place (`on_link_arrival`).
-            match self.queue.next() {
+            match self.net.queue.next() {
                 Next::Link(t, d) => {
-                    debug_assert!(t >= self.now, "time went backwards");
-                    self.now = t;
+                    debug_assert!(t >= self.net.now, "time went backwards");
+                    self.net.now = t;
                     self.events_processed += 1;
                     self.on_link_arrival(d);
                 }
                 Next::Other(t) => {
-                    debug_assert!(t >= self.now, "time went backwards");
-                    self.now = t;
+                    debug_assert!(t >= self.net.now, "time went backwards");
+                    self.net.now = t;
                     self.events_processed += 1;
-                    let ev = self.queue.pop_other();
+                    let ev = self.net.queue.pop_other();
                     self.dispatch(ev);
                 }
                 Next::Empty => break,
@@ -150,14 +148,14 @@ impl Simulation {
             }
         }
         if outcome == Outcome::Completed {
-            self.now = self.end;
+            self.net.now = self.end;
         }
         for f in &mut self.flows {
             if f.sender.started {
-                f.sender.finish_accounting(self.now);
+                f.sender.finish_accounting(self.net.now);
             }
         }
-        self.counts.in_flight = self.packets_on_links();
+        self.net.counts.in_flight = self.packets_on_links();
         outcome
     }
 
@@ -169,11 +167,11 @@ impl Simulation {
     /// Packet slots allocated over all link directions (their rings' high-water marks, rounded up to
     /// powers of two). Packets live in these slots; nothing else allocates per packet.
     pub fn packet_pool_capacity(&self) -> usize {
-        self.links.iter().map(|l| l.slots()).sum()
+        self.net.links.iter().map(|l| l.slots()).sum()
     }
 
     /// Packets currently held by link directions (queued or on the wire).
     pub fn packets_on_links(&self) -> u64 {
-        self.links.iter().map(|l| l.in_flight() as u64).sum()
+        self.net.links.iter().map(|l| l.in_flight() as u64).sum()
     }
 }

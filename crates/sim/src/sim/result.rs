@@ -52,7 +52,7 @@ fn finish_run(
     sim.finish_traces()?;
     let wall = t0.elapsed().as_secs_f64();
     let summary = summary_json(&sim, outcome, wall);
-    let counts = sim.counts;
+    let counts = sim.net.counts;
     let events = sim.events_processed;
     Ok(RunResult {
         summary,

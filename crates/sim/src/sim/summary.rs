@@ -116,7 +116,7 @@ fn flow_json(fl: &Flow, spec: &FlowSpec, end: Time) -> (Value, f64) {
 fn links_json(sim: &Simulation, end: Time) -> Vec<Value> {
     let sc = &sim.scenario;
     let mut links = Vec::new();
-    for (d, l) in sim.links.iter().enumerate() {
+    for (d, l) in sim.net.links.iter().enumerate() {
         let st = &l.stats;
         if l.pkts_sent() == 0 && st.queue_drops == 0 {
             continue;
@@ -187,7 +187,7 @@ fn pcap_json(sim: &Simulation, outcome: Outcome) -> Vec<Value> {
 
 pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
     let sc = &sim.scenario;
-    let end = sim.now;
+    let end = sim.net.now;
     let mut flows = Vec::new();
     let mut whole_run = Vec::new();
     let mut all = Vec::new();
@@ -200,7 +200,7 @@ pub fn summary_json(sim: &Simulation, outcome: Outcome, wall_s: f64) -> Value {
         }
     }
     let fair_set = if whole_run.is_empty() { &all } else { &whole_run };
-    let c = sim.counts;
+    let c = sim.net.counts;
     let mut summary = json!({
         "scenario": sc.name,
         "seed": sc.seed,

@@ -14,7 +14,9 @@ use crate::engine::Event;
 use crate::measure::pcap::{PcapOptions, Traces};
 use crate::model::Scenario;
 use crate::net::{Packet, PacketKind};
+use crate::time::Time;
 use crate::transport::sack::SackBlocks;
+use crate::transport::Flow;
 
 impl Simulation {
     /// A simulation that writes the packet traces its scenario asks for (and, with `all_flows`, one per
@@ -30,7 +32,7 @@ impl Simulation {
                 fl.set_traced();
             }
         }
-        for (d, l) in sim.links.iter_mut().enumerate() {
+        for (d, l) in sim.net.links.iter_mut().enumerate() {
             if traces.traces_link(d) {
                 l.event_tag = TRACED_LINK;
             }
@@ -53,30 +55,15 @@ impl Simulation {
     #[inline(never)]
     pub(super) fn trace_sent(&mut self, f: u32, p: &Packet) {
         if let Some(t) = &mut self.traces {
-            t.flow_sent(f, self.now, p);
+            t.flow_sent(f, self.net.now, p);
         }
     }
 
-    /// Writes the data packets a traced flow's sender queued (`after_sender` sends them right after, at
-    /// the same instant, and sending never delivers anything to the sender in between).
+    /// The answer to a traced flow's SYN reaches its sender.
     #[cold]
     #[inline(never)]
-    pub(super) fn trace_queued(&mut self, f: u32) {
-        let now = self.now;
-        let Some(t) = &mut self.traces else { return };
-        let fl = &self.flows[f as usize];
-        for tx in &fl.sender.txq {
-            t.flow_sent(f, now, &data_packet(fl, f, tx, now));
-        }
-    }
-
-    /// `p` (an ACK with `sack`, or the SYN's answer) reaches a traced flow's sender.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn trace_received(&mut self, f: u32, p: &Packet, sack: &[(u64, u64)]) {
-        if let Some(t) = &mut self.traces {
-            t.flow_received(f, self.now, p, sack);
-        }
+    pub(super) fn trace_syn_ack(&mut self, p: &Packet) {
+        trace_received(&mut self.traces, p.owner, self.net.now, p, &[]);
     }
 
     /// `on_link_arrival` for a traced direction: each packet is written with its start of transmission as
@@ -84,22 +71,22 @@ impl Simulation {
     #[cold]
     #[inline(never)]
     pub(super) fn on_link_arrival_traced(&mut self, d: u32) {
-        let now = self.now;
-        while let Some((mut p, lost, start)) = self.links[d as usize].pop_arrived_departure(now) {
+        let now = self.net.now;
+        while let Some((mut p, lost, start)) = self.net.links[d as usize].pop_arrived_departure(now) {
             let sack = self.sack_of(&p);
             if let Some(t) = &mut self.traces {
                 t.link_departure(d, start, &p, sack.as_slice());
             }
             if lost {
-                self.drop_packet();
+                self.net.drop_packet();
                 continue;
             }
             p.hop += 1;
             self.forward(&p);
         }
-        let link = &mut self.links[d as usize];
+        let link = &mut self.net.links[d as usize];
         match link.next_arrival() {
-            Some(t) => self.queue.schedule(t, Event::LinkArrival(d | TRACED_LINK)),
+            Some(t) => self.net.queue.schedule(t, Event::LinkArrival(d | TRACED_LINK)),
             None => link.event_pending = false,
         }
     }
@@ -108,9 +95,9 @@ impl Simulation {
     /// down (they are lost on the wire) or the run ends.
     #[cold]
     pub(super) fn trace_on_wire(&mut self, d: u32) {
-        let now = self.now;
+        let now = self.net.now;
         let Some(mut t) = self.traces.take() else { return };
-        for (p, start) in self.links[d as usize].departed_by(now) {
+        for (p, start) in self.net.links[d as usize].departed_by(now) {
             let sack = self.sack_of(p);
             t.link_departure(d, start, p, sack.as_slice());
         }
@@ -123,8 +110,8 @@ impl Simulation {
         if self.traces.is_none() {
             return Ok(());
         }
-        for d in 0..self.links.len() {
-            if self.links[d].event_tag != 0 {
+        for d in 0..self.net.links.len() {
+            if self.net.links[d].event_tag != 0 {
                 self.trace_on_wire(d as u32);
             }
         }
@@ -132,5 +119,31 @@ impl Simulation {
             Some(t) => t.finish(),
             None => Ok(()),
         }
+    }
+}
+
+/// Writes the data packets traced flow `f`'s sender queued (`transmit_queued` sends them right after, at
+/// the same instant, and sending never delivers anything to the sender in between).
+#[cold]
+#[inline(never)]
+pub(super) fn trace_queued(traces: &mut Option<Box<Traces>>, fl: &Flow, f: u32, now: Time) {
+    let Some(t) = traces else { return };
+    for tx in &fl.sender.txq {
+        t.flow_sent(f, now, &data_packet(fl, f, tx, now));
+    }
+}
+
+/// `p` (an ACK with `sack`, or the SYN's answer) reaches traced flow `f`'s sender.
+#[cold]
+#[inline(never)]
+pub(super) fn trace_received(
+    traces: &mut Option<Box<Traces>>,
+    f: u32,
+    now: Time,
+    p: &Packet,
+    sack: &[(u64, u64)],
+) {
+    if let Some(t) = traces {
+        t.flow_received(f, now, p, sack);
     }
 }

@@ -1,0 +1,77 @@
+//! The part of a simulation that moves packets: the clock, the event queue, the link directions, the
+//! routes and the packet counts. It is a struct of its own so that the per-packet path can hold one
+//! flow (`&mut Flow`) and the network at once: with both behind `&mut Simulation`, every use of the
+//! flow indexed the flows again, a bounds check and a multiply each time, and reloaded the vectors'
+//! pointers after every store.
+
+use super::PacketCounts;
+use crate::engine::{Event, EventQueue};
+use crate::net::{Enqueued, LinkDir, Packet, Routes, Started};
+use crate::time::Time;
+
+pub(super) struct Network {
+    pub now: Time,
+    pub queue: EventQueue,
+    /// Every link direction, in `dir_index` order.
+    pub links: Vec<LinkDir>,
+    pub routes: Routes,
+    pub counts: PacketCounts,
+}
+
+impl Network {
+    /// Sends a new packet onto its route's first hop. Never a delivery (every route has a first hop),
+    /// so the per-packet path has no call cycle (deliver -> send -> deliver) and can be inlined whole
+    /// into the event loop.
+    pub fn send_new(&mut self, p: Packet) {
+        self.counts.sent += 1;
+        self.enqueue(self.routes.first(p.route), &p);
+    }
+
+    /// Offers a packet to link direction `d`, which keeps a copy in its ring.
+    #[inline]
+    pub fn enqueue(&mut self, d: u32, p: &Packet) {
+        let link = &mut self.links[d as usize];
+        match link.enqueue(self.now, p) {
+            Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d | link.event_tag)),
+            Enqueued::Accepted(None) => {}
+            Enqueued::Dropped => self.dropped_or_managed(d, p),
+        }
+    }
+
+    /// A packet the inline FIFO did not take: dropped, or offered to a managed direction (a queue
+    /// discipline other than drop-tail, or a varying capacity).
+    #[cold]
+    #[inline(never)]
+    fn dropped_or_managed(&mut self, d: u32, p: &Packet) {
+        if self.links[d as usize].managed().is_none() {
+            return self.drop_packet();
+        }
+        let started = self.links[d as usize].offer(self.now, p);
+        self.after_managed(d, started);
+    }
+
+    /// A managed direction's transmitter is free. Out of line, so that the drop-tail hops' dispatch stays
+    /// as it was.
+    #[cold]
+    #[inline(never)]
+    pub fn on_link_transmit(&mut self, d: u32) {
+        let started = self.links[d as usize].transmitter_free(self.now);
+        self.after_managed(d, started);
+    }
+
+    /// Schedules and counts what a managed direction's `offer` or `transmitter_free` asked for.
+    fn after_managed(&mut self, d: u32, started: Started) {
+        self.counts.dropped += started.drops as u64;
+        if let Some(t) = started.arrival {
+            let tag = self.links[d as usize].event_tag;
+            self.queue.schedule(t, Event::LinkArrival(d | tag));
+        }
+        if let Some(t) = started.transmit {
+            self.queue.schedule(t, Event::LinkTransmit(d));
+        }
+    }
+
+    pub fn drop_packet(&mut self) {
+        self.counts.dropped += 1;
+    }
+}
