@@ -62,13 +62,13 @@ const FALLBACK_MAX_MEMORY: u64 = 4 << 30;
 /// algorithm here) and the small vectors every flow has.
 pub(super) const FLOW_OVERHEAD: u64 = 512;
 
-/// Estimated bytes per unacknowledged packet of a flow: its first-send time at the sender (8), its
-/// out-of-order flag at the receiver (1) and its message slot in the application's reorder buffer (8),
-/// doubled because those deques grow by doubling.
-pub(super) const PER_OUTSTANDING_PACKET: u64 = 34;
+/// Estimated bytes per unacknowledged packet of a flow: its first-send time at the sender (8) and its
+/// slot in the receiver's out-of-order buffer (8, a first-send time, which the application reads too),
+/// doubled because those rings grow by doubling.
+pub(super) const PER_OUTSTANDING_PACKET: u64 = 32;
 
-/// Estimated bytes per stream of a multistream flow (its reorder deque and statistics).
-const PER_STREAM: u64 = 96;
+/// Estimated bytes per stream of a multistream flow (its next message number and statistics).
+const PER_STREAM: u64 = 48;
 
 /// The resolved budgets of one run and when to look at them next.
 #[derive(Clone, Debug)]

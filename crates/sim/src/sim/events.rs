@@ -319,12 +319,11 @@ impl Simulation {
         };
         // Only data of a flow with ECN carries ECN bits: one test for every other flow.
         let decision = if p.ecn == 0 {
-            fl.receiver.on_data(now, p.seq, p.size, echo)
+            fl.receiver.on_data(now, p.seq, p.size, p.first_sent, echo, &mut fl.app)
         } else {
             std::hint::cold_path();
-            fl.receiver.on_data_ecn(now, p.seq, p.size, echo, p.ecn)
+            fl.receiver.on_data_ecn(now, p.seq, p.size, p.first_sent, echo, &mut fl.app, p.ecn)
         };
-        fl.app.on_arrival(p.seq, p.first_sent, now);
         if fl.received_all_at.is_none() && fl.total_pkts.is_some_and(|n| fl.receiver.rcv_nxt >= n) {
             fl.received_all_at = Some(now);
             fl.close_window(false);

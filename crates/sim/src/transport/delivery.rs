@@ -3,9 +3,8 @@
 //! and interleave round-robin). Each stream is delivered in order on its own, so a hole blocks only its
 //! own stream: with n = 1 this is plain TCP's in-order delivery and its head-of-line blocking.
 
-use super::deque::shrink_when_mostly_empty;
+use super::deque::SeqRing;
 use crate::time::Time;
-use std::collections::VecDeque;
 
 #[derive(Clone, Debug, Default)]
 pub struct StreamStats {
@@ -15,17 +14,14 @@ pub struct StreamStats {
     pub delay_min_ns: Option<Time>,
 }
 
-/// A message not arrived yet (no send time is this late).
-const NOT_ARRIVED: Time = Time::MAX;
+/// In the receiver's buffer of first-send times (`Receiver`), a packet not arrived yet: no send time is
+/// this late.
+pub const NOT_ARRIVED: Time = Time::MAX;
 
 #[derive(Clone, Debug, Default)]
 struct Stream {
     /// Next message number the application expects on this stream.
     next: u64,
-    /// waiting[i] = first-send time of message next + i if it has arrived (out of order), else
-    /// `NOT_ARRIVED`: half the memory of an `Option` (recovery without SACK can leave tens of thousands of
-    /// messages waiting behind one hole).
-    waiting: VecDeque<Time>,
     stats: StreamStats,
 }
 
@@ -41,6 +37,9 @@ impl Stream {
     }
 }
 
+/// The streams' delivery state. What waits out of order is not kept here: it is the receiver's buffer
+/// of first-send times, which the receiver needs anyway for its cumulative ACK (and, with one stream,
+/// holds exactly the messages waiting), passed in where a delivery may release some.
 #[derive(Clone, Debug)]
 pub struct AppDelivery {
     streams: Vec<Stream>,
@@ -55,46 +54,50 @@ impl AppDelivery {
         self.streams.len()
     }
 
-    /// A data packet arrived at `now`; `first_sent` is when its message was first transmitted.
-    /// Delivers every message this makes deliverable and returns how many.
-    #[inline]
-    pub fn on_arrival(&mut self, seq: u64, first_sent: Time, now: Time) -> u64 {
+    /// Packet `seq`'s stream and message number there.
+    #[inline(always)]
+    fn stream_of(&mut self, seq: u64) -> (&mut Stream, u64) {
         let n = self.streams.len() as u64;
         // A 64-bit division costs tens of cycles; most connections have one stream.
         let (stream, msg) = if n == 1 { (0, seq) } else { ((seq % n) as usize, seq / n) };
-        let st = &mut self.streams[stream];
-        if msg < st.next {
-            return 0; // a duplicate of something already delivered
-        }
-        let idx = (msg - st.next) as usize;
-        debug_assert!(first_sent != NOT_ARRIVED);
-        if idx > 0 {
-            if st.waiting.len() == idx {
-                st.waiting.push_back(first_sent);
-            } else {
-                if st.waiting.len() < idx {
-                    st.waiting.resize(idx, NOT_ARRIVED);
-                    st.waiting.push_back(NOT_ARRIVED);
-                }
-                st.waiting[idx] = first_sent;
-            }
+        (&mut self.streams[stream], msg)
+    }
+
+    /// Packet `seq` arrived at `now` in order with nothing waiting behind it: its stream's next message,
+    /// delivered at once. `first_sent` is when it was first transmitted.
+    #[inline(always)]
+    pub fn deliver_in_order(&mut self, seq: u64, first_sent: Time, now: Time) {
+        let (st, msg) = self.stream_of(seq);
+        debug_assert_eq!(st.next, msg, "everything before an in-order packet has arrived");
+        let _ = msg;
+        st.record(now.saturating_sub(first_sent));
+    }
+
+    /// Packet `seq`, new and at or above the receiver's cumulative point, arrived at `now` while others
+    /// wait in `waiting` (first-send times by sequence number, `NOT_ARRIVED` in the holes). If it is its
+    /// stream's next message, it is delivered with every message after it on its stream that is waiting.
+    /// Returns how many were delivered.
+    pub fn deliver_with_waiting(
+        &mut self,
+        seq: u64,
+        first_sent: Time,
+        now: Time,
+        waiting: &SeqRing<Time>,
+    ) -> u64 {
+        let n = self.streams.len() as u64;
+        let (st, msg) = self.stream_of(seq);
+        debug_assert!(msg >= st.next, "a new packet is not below its stream's next message");
+        if msg != st.next {
             return 0;
         }
-        // In order with nothing waiting behind it: the usual case, one message and no deque to touch.
-        if st.waiting.is_empty() {
-            st.record(now.saturating_sub(first_sent));
-            return 1;
-        }
-        // In order: deliver it and everything queued behind it.
-        let mut delivered = 0;
-        let mut sent = Some(first_sent);
-        while let Some(t) = sent {
+        st.record(now.saturating_sub(first_sent));
+        let mut delivered = 1;
+        let mut k = seq + n;
+        while let Some(t) = waiting.get(k).filter(|&t| t != NOT_ARRIVED) {
             st.record(now.saturating_sub(t));
             delivered += 1;
-            st.waiting.pop_front();
-            sent = st.waiting.front().copied().filter(|&t| t != NOT_ARRIVED);
+            k += n;
         }
-        shrink_when_mostly_empty(&mut st.waiting);
         delivered
     }
 
@@ -115,39 +118,5 @@ impl AppDelivery {
         let sum: f64 = self.streams.iter().map(|s| s.stats.delay_sum_ns).sum();
         let max = self.streams.iter().map(|s| s.stats.delay_max_ns).max().unwrap_or(0);
         Some((sum / n as f64, max))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn single_stream_is_in_order_delivery_with_head_of_line_blocking() {
-        let mut d = AppDelivery::new(1);
-        assert_eq!(d.on_arrival(0, 0, 10), 1);
-        assert_eq!(d.on_arrival(2, 0, 20), 0);
-        assert_eq!(d.on_arrival(3, 0, 30), 0);
-        // The hole fills at t = 100: 1, 2 and 3 are delivered together.
-        assert_eq!(d.on_arrival(1, 0, 100), 3);
-        assert_eq!(d.delay(), Some(((10.0 + 3.0 * 100.0) / 4.0, 100)));
-        assert_eq!(d.on_arrival(2, 0, 110), 0, "duplicates are not delivered twice");
-    }
-
-    #[test]
-    fn a_hole_in_one_stream_does_not_block_the_others() {
-        let mut d = AppDelivery::new(2);
-        // seq 0 (stream 0) is lost; seq 1, 3, 5 (stream 1) and 2, 4 (stream 0) arrive.
-        assert_eq!(d.on_arrival(1, 0, 10), 1);
-        assert_eq!(d.on_arrival(2, 0, 11), 0);
-        assert_eq!(d.on_arrival(3, 0, 12), 1);
-        assert_eq!(d.on_arrival(4, 0, 13), 0);
-        assert_eq!(d.on_arrival(5, 0, 14), 1);
-        // The retransmission of seq 0 releases stream 0's backlog.
-        assert_eq!(d.on_arrival(0, 0, 50), 3);
-        let per_stream: Vec<u64> = d.stats().map(|s| s.delivered_pkts).collect();
-        assert_eq!(per_stream, vec![3, 3]);
-        let max: Vec<Time> = d.stats().map(|s| s.delay_max_ns).collect();
-        assert_eq!(max, vec![50, 14]);
     }
 }

@@ -3,11 +3,11 @@
 //! delayed-ACK timer expires, and at once for anything out of order, RFC 5681 §4.2), and the echo of
 //! ECN marks (RFC 3168 §6.1.3).
 
-use super::deque::shrink_when_mostly_empty;
+use super::delivery::{AppDelivery, NOT_ARRIVED};
+use super::deque::SeqRing;
 use super::sack::{SackBlocks, Sacker};
 use crate::net::packet::{CE, CWR, ECE};
 use crate::time::Time;
-use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Echo {
@@ -28,8 +28,10 @@ pub enum AckDecision {
 pub struct Receiver {
     /// Next expected sequence number: everything below has arrived.
     pub rcv_nxt: u64,
-    /// ooo[i] is true when rcv_nxt + 1 + i has arrived.
-    ooo: VecDeque<bool>,
+    /// The packets above `rcv_nxt` that arrived, by sequence number: their first-send times,
+    /// `NOT_ARRIVED` in the holes. Holds `rcv_nxt..ooo.end()` while anything waits (its end is past
+    /// `rcv_nxt`); the application reads its waiting messages here too (`AppDelivery`).
+    ooo: SeqRing<Time>,
     delayed_ack: bool,
     delack_timeout: Time,
     unacked_in_order: u32,
@@ -60,7 +62,7 @@ impl Receiver {
     pub fn new(delayed_ack: bool, delack_timeout: Time) -> Self {
         Receiver {
             rcv_nxt: 0,
-            ooo: VecDeque::new(),
+            ooo: SeqRing::default(),
             delayed_ack,
             delack_timeout,
             unacked_in_order: 0,
@@ -107,7 +109,7 @@ impl Receiver {
         if i < self.rcv_nxt {
             return true;
         }
-        i > self.rcv_nxt && self.ooo.get((i - self.rcv_nxt - 1) as usize).copied().unwrap_or(false)
+        self.ooo.get(i).is_some_and(|t| t != NOT_ARRIVED)
     }
 
     /// Whether the ACK about to be sent carries no SACK block because everything up to the highest
@@ -144,10 +146,19 @@ impl Receiver {
         b
     }
 
-    /// A data packet arrived. Returns when to acknowledge it. Inlined into the simulation's one call of it
-    /// per data packet, where its call cost more in saved registers than several of its lines.
+    /// A data packet arrived, first sent at `first_sent`: it and what it releases go to the application
+    /// `app`. Returns when to acknowledge it. Inlined into the simulation's one call of it per data
+    /// packet, where its call cost more in saved registers than several of its lines.
     #[inline(always)]
-    pub fn on_data(&mut self, now: Time, seq: u64, size: u32, echo: Echo) -> AckDecision {
+    pub fn on_data(
+        &mut self,
+        now: Time,
+        seq: u64,
+        size: u32,
+        first_sent: Time,
+        echo: Echo,
+        app: &mut AppDelivery,
+    ) -> AckDecision {
         self.data_pkts += 1;
         self.data_bits += size as u64 * 8;
         self.echo = echo;
@@ -155,34 +166,12 @@ impl Receiver {
             self.note_for_sack(seq);
         }
         let in_order = seq == self.rcv_nxt;
-        let had_holes = !self.ooo.is_empty();
-        if in_order {
+        let had_holes = self.ooo.end() > self.rcv_nxt;
+        if in_order && !had_holes {
             self.rcv_nxt += 1;
-            // Each increment of rcv_nxt shifts the buffer's base by one, so exactly one slot is popped per
-            // step; the popped slot says whether the new rcv_nxt has already arrived.
-            while let Some(front) = self.ooo.pop_front() {
-                if !front {
-                    break;
-                }
-                self.rcv_nxt += 1;
-            }
-            shrink_when_mostly_empty(&mut self.ooo);
-        } else if seq > self.rcv_nxt {
-            let idx = (seq - self.rcv_nxt - 1) as usize;
-            // The usual case past a hole is the next packet in sequence: one push, no resize.
-            if idx == self.ooo.len() {
-                self.ooo.push_back(true);
-            } else {
-                if self.ooo.len() < idx {
-                    self.ooo.resize(idx, false);
-                    self.ooo.push_back(true);
-                } else if self.ooo[idx] {
-                    self.duplicate_pkts += 1;
-                }
-                self.ooo[idx] = true;
-            }
+            app.deliver_in_order(seq, first_sent, now);
         } else {
-            self.duplicate_pkts += 1;
+            self.on_data_with_holes(now, seq, first_sent, app);
         }
         if !self.delayed_ack || !in_order || had_holes {
             self.unacked_in_order = 0;
@@ -201,13 +190,66 @@ impl Receiver {
         }
     }
 
+    /// `on_data` for a packet out of order, a duplicate, or one that fills the first hole.
+    #[inline]
+    fn on_data_with_holes(&mut self, now: Time, seq: u64, first_sent: Time, app: &mut AppDelivery) {
+        if seq < self.rcv_nxt || self.seen(seq) {
+            self.duplicate_pkts += 1;
+            return;
+        }
+        if seq > self.rcv_nxt {
+            self.keep_out_of_order(seq, first_sent);
+            // With several streams, it may be its own stream's next message.
+            if app.n_streams() > 1 {
+                app.deliver_with_waiting(seq, first_sent, now, &self.ooo);
+            }
+            return;
+        }
+        // It fills the first hole: the cumulative point moves past every packet waiting behind it.
+        app.deliver_with_waiting(seq, first_sent, now, &self.ooo);
+        let mut next = seq + 1;
+        while self.ooo.get(next).is_some_and(|t| t != NOT_ARRIVED) {
+            next += 1;
+        }
+        self.rcv_nxt = next;
+        self.ooo.forget_below(next);
+    }
+
+    /// Buffers packet `seq`, above `rcv_nxt` and not seen before.
+    #[inline]
+    fn keep_out_of_order(&mut self, seq: u64, first_sent: Time) {
+        if self.ooo.end() <= self.rcv_nxt {
+            // Nothing waits: the buffer starts again at the cumulative point.
+            self.ooo.forget_below(self.rcv_nxt);
+        }
+        if seq < self.ooo.end() {
+            self.ooo.set(seq, first_sent);
+            return;
+        }
+        // The usual case past a hole is the next packet in sequence: no hole to fill first.
+        while self.ooo.end() < seq {
+            self.ooo.push(NOT_ARRIVED);
+        }
+        self.ooo.push(first_sent);
+    }
+
     /// `on_data` for a data packet with ECN bits (only flows with ECN send any). CWR ends the echo, then
     /// CE starts it (so a packet with both keeps it on, as Linux orders them); CE on a packet below the
     /// cumulative ACK is counted but not echoed (RFC 3168 §6.1.5: SHOULD ignore). A marked packet is
     /// acknowledged at once, which RFC 3168 leaves open: Linux's quick ACK on CE, so that a sender with a
     /// small window learns of the mark without waiting for the delayed-ACK timer.
     #[inline(never)]
-    pub fn on_data_ecn(&mut self, now: Time, seq: u64, size: u32, echo: Echo, bits: u8) -> AckDecision {
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_data_ecn(
+        &mut self,
+        now: Time,
+        seq: u64,
+        size: u32,
+        first_sent: Time,
+        echo: Echo,
+        app: &mut AppDelivery,
+        bits: u8,
+    ) -> AckDecision {
         if bits & CWR != 0 {
             self.ece = 0;
         }
@@ -218,7 +260,7 @@ impl Receiver {
                 self.ece = ECE;
             }
         }
-        let decision = self.on_data(now, seq, size, echo);
+        let decision = self.on_data(now, seq, size, first_sent, echo, app);
         if !marked {
             return decision;
         }
@@ -240,7 +282,7 @@ impl Receiver {
     }
 
     pub fn buffered_out_of_order(&self) -> usize {
-        self.ooo.iter().filter(|b| **b).count()
+        (self.rcv_nxt..self.ooo.end()).filter(|&i| self.seen(i)).count()
     }
 }
 
@@ -252,32 +294,78 @@ mod tests {
         Receiver::new(false, 0)
     }
 
+    /// Data packet `seq`, first sent at 0, arriving at `now`.
+    fn data(r: &mut Receiver, app: &mut AppDelivery, now: Time, seq: u64) -> AckDecision {
+        r.on_data(now, seq, 1000, 0, Echo::default(), app)
+    }
+
     #[test]
     fn in_order_and_out_of_order() {
-        let mut r = rx();
-        let e = Echo::default();
-        r.on_data(0, 0, 1000, e);
+        let (mut r, mut app) = (rx(), AppDelivery::new(1));
+        data(&mut r, &mut app, 0, 0);
         assert_eq!(r.rcv_nxt, 1);
-        r.on_data(0, 2, 1000, e);
-        r.on_data(0, 3, 1000, e);
+        data(&mut r, &mut app, 0, 2);
+        data(&mut r, &mut app, 0, 3);
         assert_eq!(r.rcv_nxt, 1);
-        r.on_data(0, 5, 1000, e);
-        r.on_data(0, 1, 1000, e);
+        data(&mut r, &mut app, 0, 5);
+        data(&mut r, &mut app, 0, 1);
         assert_eq!(r.rcv_nxt, 4, "fills 1, then 2 and 3 were buffered");
         assert_eq!(r.buffered_out_of_order(), 1);
-        r.on_data(0, 4, 1000, e);
+        data(&mut r, &mut app, 0, 4);
         assert_eq!(r.rcv_nxt, 6);
         assert_eq!(r.buffered_out_of_order(), 0);
-        r.on_data(0, 3, 1000, e);
-        assert_eq!(r.duplicate_pkts, 1);
+        data(&mut r, &mut app, 0, 3);
+        data(&mut r, &mut app, 0, 9);
+        data(&mut r, &mut app, 0, 9);
+        assert_eq!(r.duplicate_pkts, 2, "below the cumulative point, and above it twice");
+        assert_eq!(app.delivered_pkts(), 6);
+    }
+
+    #[test]
+    fn single_stream_is_in_order_delivery_with_head_of_line_blocking() {
+        let (mut r, mut app) = (rx(), AppDelivery::new(1));
+        data(&mut r, &mut app, 10, 0);
+        data(&mut r, &mut app, 20, 2);
+        data(&mut r, &mut app, 30, 3);
+        assert_eq!(app.delivered_pkts(), 1);
+        // The hole fills at t = 100: 1, 2 and 3 are delivered together.
+        data(&mut r, &mut app, 100, 1);
+        assert_eq!(app.delay(), Some(((10.0 + 3.0 * 100.0) / 4.0, 100)));
+        data(&mut r, &mut app, 110, 2);
+        assert_eq!(app.delivered_pkts(), 4, "duplicates are not delivered twice");
+    }
+
+    #[test]
+    fn a_hole_in_one_stream_does_not_block_the_others() {
+        let (mut r, mut app) = (rx(), AppDelivery::new(2));
+        // seq 0 (stream 0) is lost; seq 1, 3, 5 (stream 1) and 2, 4 (stream 0) arrive.
+        for (t, seq) in [(10, 1), (11, 2), (12, 3), (13, 4), (14, 5)] {
+            data(&mut r, &mut app, t, seq);
+        }
+        let per_stream = |app: &AppDelivery| app.stats().map(|s| s.delivered_pkts).collect::<Vec<_>>();
+        assert_eq!(per_stream(&app), vec![0, 3]);
+        // Stream 1 skips 7, then 7 arrives and releases 9 behind it.
+        data(&mut r, &mut app, 20, 9);
+        data(&mut r, &mut app, 21, 7);
+        assert_eq!(per_stream(&app), vec![0, 5], "7 and then 9 follow 5 on stream 1");
+        // The retransmission of seq 0 releases stream 0's backlog (0, 2, 4); 6 is still missing.
+        data(&mut r, &mut app, 50, 0);
+        assert_eq!(per_stream(&app), vec![3, 5]);
+        assert_eq!(r.rcv_nxt, 6);
+        let max: Vec<Time> = app.stats().map(|s| s.delay_max_ns).collect();
+        assert_eq!(max, vec![50, 21]);
+        data(&mut r, &mut app, 60, 6);
+        assert_eq!((per_stream(&app), r.rcv_nxt), (vec![4, 5], 8));
+        assert_eq!(r.buffered_out_of_order(), 1, "9 waits for 8");
     }
 
     #[test]
     fn ce_is_echoed_until_cwr_and_acknowledged_at_once() {
         use crate::net::packet::ECT;
         let mut r = Receiver::new(true, 100);
-        let e = Echo::default();
-        let data = |r: &mut Receiver, t: Time, seq: u64, bits: u8| r.on_data_ecn(t, seq, 1000, e, bits);
+        let (e, mut app) = (Echo::default(), AppDelivery::new(1));
+        let mut data =
+            |r: &mut Receiver, t: Time, seq: u64, bits: u8| r.on_data_ecn(t, seq, 1000, 0, e, &mut app, bits);
         assert_eq!(data(&mut r, 0, 0, ECT), AckDecision::Delay(100));
         assert_eq!(r.ece, 0);
         // A CE packet that would have waited for the timer is acknowledged at once, with ECE.
@@ -303,13 +391,12 @@ mod tests {
 
     #[test]
     fn delayed_acks_every_second_packet() {
-        let mut r = Receiver::new(true, 100);
-        let e = Echo::default();
-        assert_eq!(r.on_data(0, 0, 1000, e), AckDecision::Delay(100));
-        assert_eq!(r.on_data(10, 1, 1000, e), AckDecision::Now);
-        assert_eq!(r.on_data(20, 2, 1000, e), AckDecision::Delay(120));
+        let (mut r, mut app) = (Receiver::new(true, 100), AppDelivery::new(1));
+        assert_eq!(data(&mut r, &mut app, 0, 0), AckDecision::Delay(100));
+        assert_eq!(data(&mut r, &mut app, 10, 1), AckDecision::Now);
+        assert_eq!(data(&mut r, &mut app, 20, 2), AckDecision::Delay(120));
         assert!(r.on_delack_timer(120));
         // Out of order: immediate.
-        assert_eq!(r.on_data(30, 5, 1000, e), AckDecision::Now);
+        assert_eq!(data(&mut r, &mut app, 30, 5), AckDecision::Now);
     }
 }

@@ -891,6 +891,7 @@ mod tests {
     // ---- ns-2 profile, SACK and FAST-module recovery ----
 
     use crate::cc::Recovery;
+    use crate::transport::delivery::AppDelivery;
     use crate::transport::receiver::{Echo, Receiver};
     use std::cell::Cell;
     use std::rc::Rc;
@@ -1076,6 +1077,7 @@ mod tests {
         }
         let sack = s.sack();
         let mut rx = Receiver::new(false, 0);
+        let mut app = AppDelivery::new(1);
         if sack {
             rx.enable_sack();
         }
@@ -1115,7 +1117,7 @@ mod tests {
             match ev {
                 Ev::Data(seq, sent, retx) => {
                     let echo = Echo { tx_time: sent, inflight_at_send: 1, retransmit: retx, arrival: now };
-                    rx.on_data(now, seq, 1000, echo);
+                    rx.on_data(now, seq, 1000, sent, echo, &mut app);
                     let blocks = rx.sack_blocks().as_slice().to_vec();
                     n += 1;
                     q.push(Reverse((now + OWD, n, Ev::Ack(rx.rcv_nxt, sent, retx, blocks))));
