@@ -99,10 +99,8 @@ impl Recorder {
         }
         let flow_series = series.len();
         let mut used = vec![false; s.links.len() * 2];
-        for r in 0..routes.len() {
-            for &d in routes.dirs(r as u32) {
-                used[d as usize] = true;
-            }
+        for d in routes.all_dirs() {
+            used[d as usize] = true;
         }
         let mut link_dirs = Vec::new();
         for (d, u) in used.iter().enumerate() {

@@ -1,49 +1,59 @@
-//! Source routes: each route is a list of link-direction indices, stored flat. Packets carry a route id
-//! and their hop number, as in htsim, so forwarding is an array lookup.
+//! Source routes: each route is a list of link-direction indices, stored flat and ended by `END`.
+//! Packets carry a route id and their hop number, as in htsim; the id is where the route starts in the
+//! flat list, so forwarding is one array lookup (a table of each route's start and length cost a second
+//! lookup, with its bounds check, per hop).
+
+/// Ends each route in the flat list: the packet has arrived.
+const END: u32 = u32::MAX;
 
 #[derive(Default)]
 pub struct Routes {
     hops: Vec<u32>,
-    spans: Vec<(u32, u32)>,
 }
 
 impl Routes {
+    /// Adds a route through link directions `dirs`; returns its id.
     pub fn add(&mut self, dirs: &[u32]) -> u32 {
-        // `first` relies on it: a route with no hop would read the next route's first.
+        // `first` relies on it: a route with no hop would be its own end.
         assert!(!dirs.is_empty(), "a route has at least one hop (the scenario layer checks src != dst)");
-        let start = self.hops.len() as u32;
+        assert!(!dirs.contains(&END), "link direction index {END} is reserved");
+        let start = u32::try_from(self.hops.len()).expect("fewer than 2^32 hops over all routes");
         self.hops.extend_from_slice(dirs);
-        self.spans.push((start, dirs.len() as u32));
-        (self.spans.len() - 1) as u32
+        self.hops.push(END);
+        start
     }
 
+    /// The direction of hop `hop` of `route`, None past its last.
     #[inline]
     pub fn hop(&self, route: u32, hop: u16) -> Option<u32> {
-        let (start, len) = self.spans[route as usize];
-        if (hop as u32) < len {
-            Some(self.hops[(start + hop as u32) as usize])
-        } else {
-            None
-        }
+        let d = self.hops[route as usize + hop as usize];
+        (d != END).then_some(d)
     }
 
     /// The first hop of `route`. Every route has one, so a packet just sent is never delivered at once:
     /// the simulation's send path then never calls its delivery path, which can be inlined.
     #[inline]
     pub fn first(&self, route: u32) -> u32 {
-        self.hops[self.spans[route as usize].0 as usize]
+        self.hops[route as usize]
     }
 
-    pub fn dirs(&self, route: u32) -> &[u32] {
-        let (start, len) = self.spans[route as usize];
-        &self.hops[start as usize..(start + len) as usize]
+    /// Every direction some route crosses (with repeats).
+    pub fn all_dirs(&self) -> impl Iterator<Item = u32> + '_ {
+        self.hops.iter().copied().filter(|&d| d != END)
     }
+}
 
-    pub fn len(&self) -> usize {
-        self.spans.len()
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-    pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
+    #[test]
+    fn routes_are_read_hop_by_hop_until_their_end() {
+        let mut r = Routes::default();
+        let a = r.add(&[4, 7]);
+        let b = r.add(&[1]);
+        assert_eq!((r.first(a), r.hop(a, 1), r.hop(a, 2)), (4, Some(7), None));
+        assert_eq!((r.first(b), r.hop(b, 0), r.hop(b, 1)), (1, Some(1), None));
+        assert_eq!(r.all_dirs().collect::<Vec<_>>(), vec![4, 7, 1]);
     }
 }

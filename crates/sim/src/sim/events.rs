@@ -199,9 +199,9 @@ impl Simulation {
         loop {
             // The head's arrival time, read once per packet: the packet if it has arrived, else the time
             // to reschedule at.
-            match self.net.links[d as usize].next_arrival() {
+            let link = &mut self.net.links[d as usize];
+            match link.next_arrival() {
                 Some(t) if t <= now => {
-                    let link = &mut self.net.links[d as usize];
                     let lost = link.head_lost();
                     let mut p = link.pop_head_packet();
                     if lost {
@@ -213,7 +213,7 @@ impl Simulation {
                 }
                 Some(t) => return self.net.queue.reschedule_link(t, d),
                 None => {
-                    self.net.links[d as usize].event_pending = false;
+                    link.event_pending = false;
                     return self.net.queue.remove_link();
                 }
             }
