@@ -241,6 +241,10 @@ impl CongestionControl for Cubic {
         out.push(self.w_max);
         out.push(self.k().unwrap_or(f64::NAN));
     }
+
+    fn hears_sends(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -205,6 +205,13 @@ pub trait CongestionControl {
         false
     }
 
+    /// Whether `on_send` and `on_dupack` may do anything (read once, when the flow is built): for an
+    /// algorithm that says no, the sender skips both indirect calls, one per packet sent and one per
+    /// duplicate ACK. An algorithm that implements either must leave this true.
+    fn hears_sends(&self) -> bool {
+        true
+    }
+
     /// Whether ACK events should carry delivery-rate samples (read once, when the flow is built); keeping
     /// per-packet send state costs time, so only algorithms that use it ask.
     fn wants_rate_samples(&self) -> bool {

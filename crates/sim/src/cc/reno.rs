@@ -96,6 +96,10 @@ impl CongestionControl for Reno {
     fn trace(&self) -> CcTrace {
         CcTrace::default()
     }
+
+    fn hears_sends(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

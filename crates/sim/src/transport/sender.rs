@@ -46,6 +46,8 @@ pub struct AckInput {
 
 pub struct Sender {
     pub cc: Box<dyn CongestionControl>,
+    /// `cc.hears_sends()`, read once: whether `on_send` and `on_dupack` are worth calling.
+    pub(super) cc_hears_sends: bool,
     pub snd_una: u64,
     pub snd_nxt: u64,
     /// One past the highest sequence number ever sent.
@@ -197,6 +199,7 @@ impl Sender {
             txq: Vec::with_capacity(4),
             first_sent: SeqRing::default(),
             rate: cc.wants_rate_samples().then(|| Box::new(RateSampler::new())),
+            cc_hears_sends: cc.hears_sends(),
             convergence: ConvergenceTracker::default(),
             stats: SenderStats::default(),
             pacer: None,
@@ -339,7 +342,9 @@ impl Sender {
                 sk.note_retransmit(seq, now);
             }
         }
-        self.cc.on_send(now, seq, retransmit, inflight_at_send);
+        if self.cc_hears_sends {
+            self.cc.on_send(now, seq, retransmit, inflight_at_send);
+        }
         if let Some(r) = &mut self.rate {
             r.on_send(now, seq, self.max_sent - self.snd_una);
         }
@@ -409,6 +414,14 @@ impl Sender {
             if !self.send_next(now) {
                 break;
             }
+        }
+    }
+
+    /// Tells the algorithm of a duplicate ACK, if it listens.
+    #[inline(always)]
+    fn cc_on_dupack(&mut self, now: Time) {
+        if self.cc_hears_sends {
+            self.cc.on_dupack(now);
         }
     }
 
@@ -586,7 +599,7 @@ impl Sender {
             if let Some(r) = &mut self.rate {
                 r.on_dupack(now, self.max_sent - self.snd_una);
             }
-            self.cc.on_dupack(now);
+            self.cc_on_dupack(now);
             if self.in_recovery {
                 self.inflation += 1.0;
                 self.dupwnd += 1.0;

@@ -65,7 +65,9 @@ impl Sender {
                 }
                 self.try_send_after_ack(now);
             } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
-                self.cc.on_dupack(now);
+                if self.cc_hears_sends {
+                    self.cc.on_dupack(now);
+                }
                 if let Some(r) = &mut self.rate {
                     r.on_dupack(now, self.max_sent - self.snd_una);
                 }
@@ -118,7 +120,9 @@ impl Sender {
                 self.rto.reset_backoff();
             }
         } else if a.ack == self.snd_una {
-            self.cc.on_dupack(now);
+            if self.cc_hears_sends {
+                self.cc.on_dupack(now);
+            }
             if !sk.after_timeout {
                 sk.sb.update(self.snd_una, sack);
                 if sk.sb.changed() && self.dupacks > 0 {
