@@ -215,4 +215,30 @@ mod tests {
             assert!(cc.window() > 0.0, "{}", a.name);
         }
     }
+
+    /// `hears_sends()` false lets the sender skip `on_send` and `on_dupack`: for every algorithm that
+    /// says so, they must change nothing it reports.
+    #[test]
+    fn algorithms_that_do_not_hear_sends_ignore_them() {
+        let mut quiet = Vec::new();
+        for a in algorithms() {
+            let mut cc = (a.build)(&a.defaults(), &FlowContext::new(2.0));
+            if cc.hears_sends() {
+                continue;
+            }
+            quiet.push(a.name);
+            let state = |cc: &dyn CongestionControl| {
+                let mut extra = Vec::new();
+                cc.extra_values(&mut extra);
+                format!("{:?}", (cc.window(), cc.ssthresh(), cc.trace(), extra))
+            };
+            let before = state(&*cc);
+            for seq in 0..50 {
+                cc.on_send(seq * 1000, seq, seq % 7 == 0, 10);
+                cc.on_dupack(seq * 1000 + 500);
+            }
+            assert_eq!(before, state(&*cc), "{}", a.name);
+        }
+        assert!(quiet.contains(&"newreno") && quiet.contains(&"reno"), "{quiet:?}");
+    }
 }
