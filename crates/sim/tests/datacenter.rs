@@ -39,8 +39,8 @@ bytes = 9600
     let st = &sim.flows()[0].sender.stats;
     // Packet i (from 1) is delivered at 80·i + 1000 ns; its ACK takes 4 + 1000 ns more.
     assert_eq!(st.rtt_samples, 10);
-    assert_eq!(st.rtt_min, Some(80 + 1000 + 4 + 1000));
-    assert_eq!(st.last_rtt, Some(800 + 1000 + 4 + 1000));
+    assert_eq!(st.rtt_min(), Some(80 + 1000 + 4 + 1000));
+    assert_eq!(st.last_rtt(), Some(800 + 1000 + 4 + 1000));
     assert_eq!(st.rtt_sum_ns, (1..=10).map(|i| (80 * i + 2004) as f64).sum::<f64>());
     assert_eq!(st.completed_at, Some(2804));
 }
@@ -74,7 +74,7 @@ fn mean_ms(values: &[f64], from_ms: f64, to_ms: f64) -> f64 {
 }
 
 fn base_rtt_s(sim: &Simulation, i: usize) -> f64 {
-    sim.flows()[i].sender.stats.rtt_min.expect("RTT samples") as f64 * 1e-9
+    sim.flows()[i].sender.stats.rtt_min().expect("RTT samples") as f64 * 1e-9
 }
 
 fn jain(xs: &[f64]) -> f64 {

@@ -91,7 +91,7 @@ fn fast_late_joiner_overestimates_base_rtt_and_takes_more_than_its_share() {
         let r0 = window_mean(&series(&sim, "f0", "rate_bps"), 40.0, 80.0);
         let r1 = window_mean(&series(&sim, "f1", "rate_bps"), 40.0, 80.0);
         assert!(r1 > 1.3 * r0, "{alg}: late joiner {r1:.0} vs first flow {r0:.0}");
-        let true_base = sim.flows()[0].sender.stats.rtt_min.expect("samples") as f64;
+        let true_base = sim.flows()[0].sender.stats.rtt_min().expect("samples") as f64;
         let b1 = sim.flows()[1].sender.cc.trace().base_rtt.expect("base") as f64;
         // It counted the first flow's α packets (16 ms at 10 Mbps) as propagation delay.
         assert!(b1 - true_base > 0.010e9, "{alg}: joiner's baseRTT {b1} vs true {true_base}");

@@ -182,7 +182,7 @@ fn more_streams_remove_head_of_line_blocking_under_random_loss() {
     let (d1, _) = one.flows()[0].app.delay().expect("delivered");
     let (d4, _) = four.flows()[0].app.delay().expect("delivered");
     // Compare the delay added above the path's own (the smallest delivery delay seen).
-    let floor = one.flows()[0].app.stats().filter_map(|s| s.delay_min_ns).min().unwrap_or(0) as f64;
+    let floor = one.flows()[0].app.stats().filter_map(|s| s.delay_min_ns()).min().unwrap_or(0) as f64;
     let (x1, x4) = (d1 - floor, d4 - floor);
     println!(
         "delivery delay above the path's {:.1} ms: 1 stream {:.2} ms, 4 streams {:.2} ms",
@@ -202,7 +202,7 @@ fn a_loss_on_one_stream_does_not_delay_another() {
     // Two streams; packet 4000 (stream 0) is lost once. Stream 1 keeps being delivered at path delay.
     let sim = lossy(2, "drop_packets = [{ flow = \"f\", seq = 4000 }]");
     let stats: Vec<_> = sim.flows()[0].app.stats().cloned().collect();
-    let min_rtt = sim.flows()[0].sender.stats.rtt_min.expect("samples") as f64;
+    let min_rtt = sim.flows()[0].sender.stats.rtt_min().expect("samples") as f64;
     // Waiting for the retransmission costs stream 0 at least a round trip more than the worst delay that
     // queueing alone gives (the per-ACK start-up growth can queue up to half an RTT here, so the path's
     // own delay is no ceiling); stream 1 must stay clear of that.

@@ -182,6 +182,6 @@ fn byte_buffers_hold_bytes_not_packets() {
 fn min_rtt_is_propagation_plus_serialisation() {
     let sim = run(&one_flow("newreno", "10Mbps", "20ms", 50, 5.0, ""));
     // 40 ms propagation + 1000 B at 10 Mbps (0.8 ms) + ACKs and access links (tiny).
-    let min = sim.flows()[0].sender.stats.rtt_min.unwrap_or(0) as f64 / 1e9;
+    let min = sim.flows()[0].sender.stats.rtt_min().unwrap_or(0) as f64 / 1e9;
     assert!((0.0408..0.0412).contains(&min), "min RTT {min}");
 }

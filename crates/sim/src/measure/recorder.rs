@@ -306,20 +306,20 @@ fn read_flow(f: &Flow, last_bits: &mut u64, dt: f64, extra_buf: &mut Vec<f64>, o
     let cc = s.cc.sample();
     let tr = cc.trace;
     let srtt = tr.srtt.or_else(|| s.rto.srtt());
-    let base = tr.base_rtt.or(s.stats.rtt_min);
+    let base = tr.base_rtt.or(s.stats.rtt_min());
     let rate = rate_since(f, last_bits, dt);
     let ssthresh = cc.ssthresh;
     let (standard, extra) = out.split_at_mut(FLOW_METRICS.len());
     standard.copy_from_slice(&[
         cc.window,
-        s.stats.last_rtt.map_or(nan, secs),
+        s.stats.last_rtt().map_or(nan, secs),
         srtt.map_or(nan, secs),
         base.map_or(nan, secs),
         rate,
         as_f64(s.inflight()),
         if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
-        s.stats.ipd.map_or(nan, secs),
-        s.stats.ipd_jitter.map_or(nan, secs),
+        s.stats.ipd().map_or(nan, secs),
+        s.stats.ipd_jitter().map_or(nan, secs),
     ]);
     if !extra.is_empty() {
         extra_buf.clear();

@@ -83,7 +83,7 @@ fn flow_json(fl: &Flow, spec: &FlowSpec, end: Time) -> (Value, f64) {
         "timeouts": s.stats.timeouts,
         "fast_retransmits": s.stats.fast_retransmits,
         "mean_rtt_s": if s.stats.rtt_samples > 0 { json!(s.stats.rtt_sum_ns / s.stats.rtt_samples as f64 / 1e9) } else { Value::Null },
-        "min_rtt_s": opt_secs(s.stats.rtt_min),
+        "min_rtt_s": opt_secs(s.stats.rtt_min()),
         "final_base_rtt_s": opt_secs(tr.base_rtt),
         "mean_cwnd_pkts": finite_or_null(mean_cwnd),
         "final_cwnd_pkts": finite_or_null(s.cc.window()),

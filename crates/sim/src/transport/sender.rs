@@ -668,7 +668,7 @@ impl Sender {
         let sample;
         let rate = match &mut self.rate {
             Some(r) => {
-                sample = r.on_ack(now, self.snd_una, self.snd_nxt - self.snd_una, self.stats.rtt_min);
+                sample = r.on_ack(now, self.snd_una, self.snd_nxt - self.snd_una, self.stats.rtt_min());
                 Some(&sample)
             }
             None => None,
@@ -885,7 +885,7 @@ mod tests {
         s.on_ack(100, &AckInput { echo_retransmit: true, ..ack(1, 0) }, &[]);
         assert_eq!(s.stats.rtt_samples, 0);
         s.on_ack(150, &ack(2, 50), &[]);
-        assert_eq!(s.stats.last_rtt, Some(100));
+        assert_eq!(s.stats.last_rtt(), Some(100));
     }
 
     #[test]

@@ -9,7 +9,16 @@
 
 use crate::time::{as_f64, Time};
 
-#[derive(Clone, Debug, Default)]
+/// No value yet, in the fields below that would otherwise be `Option`s.
+const NONE: Time = Time::MAX;
+
+/// `v` unless it is the `NONE` sentinel.
+#[inline]
+fn some(v: Time) -> Option<Time> {
+    (v != NONE).then_some(v)
+}
+
+#[derive(Clone, Debug)]
 pub struct SenderStats {
     pub pkts_sent: u64,
     pub retransmits: u64,
@@ -17,22 +26,67 @@ pub struct SenderStats {
     pub timeouts: u64,
     pub rtt_samples: u64,
     pub rtt_sum_ns: f64,
-    pub rtt_min: Option<Time>,
-    pub last_rtt: Option<Time>,
+    /// The smallest and the latest RTT sample, `NONE` before the first (`rtt_min()`, `last_rtt()`):
+    /// a sentinel rather than an `Option`, which cost a tag and a select on every sample.
+    rtt_min: Time,
+    last_rtt: Time,
     /// ∫ cwnd dt over the active time, packets·ns.
     pub cwnd_integral: f64,
     pub cwnd_since: Time,
     pub completed_at: Option<Time>,
-    /// Latest inter-ACK delay of new ACKs, and its change from the one before (IPD jitter).
-    pub ipd: Option<Time>,
-    pub ipd_jitter: Option<Time>,
-    /// When the last new ACK arrived (for the inter-ACK delay).
-    last_new_ack: Option<Time>,
+    /// Latest inter-ACK delay of new ACKs, and its change from the one before (IPD jitter); `NONE`
+    /// until there is one (`ipd()`, `ipd_jitter()`).
+    ipd: Time,
+    ipd_jitter: Time,
+    /// When the last new ACK arrived (for the inter-ACK delay), `NONE` before the first.
+    last_new_ack: Time,
     /// The window average is being accumulated (from start until completion or the end of the run).
     active: bool,
 }
 
+impl Default for SenderStats {
+    fn default() -> Self {
+        SenderStats {
+            pkts_sent: 0,
+            retransmits: 0,
+            fast_retransmits: 0,
+            timeouts: 0,
+            rtt_samples: 0,
+            rtt_sum_ns: 0.0,
+            rtt_min: NONE,
+            last_rtt: NONE,
+            cwnd_integral: 0.0,
+            cwnd_since: 0,
+            completed_at: None,
+            ipd: NONE,
+            ipd_jitter: NONE,
+            last_new_ack: NONE,
+            active: false,
+        }
+    }
+}
+
 impl SenderStats {
+    /// The smallest RTT sample so far.
+    pub fn rtt_min(&self) -> Option<Time> {
+        some(self.rtt_min)
+    }
+
+    /// The latest RTT sample.
+    pub fn last_rtt(&self) -> Option<Time> {
+        some(self.last_rtt)
+    }
+
+    /// The latest inter-ACK delay of new ACKs.
+    pub fn ipd(&self) -> Option<Time> {
+        some(self.ipd)
+    }
+
+    /// The latest inter-ACK delay's change from the one before.
+    pub fn ipd_jitter(&self) -> Option<Time> {
+        some(self.ipd_jitter)
+    }
+
     /// The flow starts at `now`: the window average runs from here.
     #[inline]
     pub fn start(&mut self, now: Time) {
@@ -81,12 +135,12 @@ impl SenderStats {
     /// and its change from the one before.
     #[inline(always)]
     pub fn on_new_ack(&mut self, now: Time) {
-        if let Some(last) = self.last_new_ack {
-            let ipd = now - last;
-            self.ipd_jitter = self.ipd.map(|prev| ipd.abs_diff(prev));
-            self.ipd = Some(ipd);
+        if self.last_new_ack != NONE {
+            let ipd = now - self.last_new_ack;
+            self.ipd_jitter = if self.ipd != NONE { ipd.abs_diff(self.ipd) } else { NONE };
+            self.ipd = ipd;
         }
-        self.last_new_ack = Some(now);
+        self.last_new_ack = now;
     }
 
     /// An RTT sample (from a first transmission, Karn's rule).
@@ -94,8 +148,9 @@ impl SenderStats {
     pub fn on_rtt_sample(&mut self, rtt: Time) {
         self.rtt_samples += 1;
         self.rtt_sum_ns += as_f64(rtt);
-        self.rtt_min = Some(self.rtt_min.map_or(rtt, |m| m.min(rtt)));
-        self.last_rtt = Some(rtt);
+        // Below `NONE`: an RTT is nanoseconds of a run, never 2^64 - 1.
+        self.rtt_min = self.rtt_min.min(rtt);
+        self.last_rtt = rtt;
     }
 
     #[inline]
@@ -130,11 +185,11 @@ mod tests {
     fn inter_ack_delay_and_its_jitter() {
         let mut s = SenderStats::default();
         s.on_new_ack(100);
-        assert_eq!((s.ipd, s.ipd_jitter), (None, None));
+        assert_eq!((s.ipd(), s.ipd_jitter()), (None, None));
         s.on_new_ack(130);
-        assert_eq!((s.ipd, s.ipd_jitter), (Some(30), None));
+        assert_eq!((s.ipd(), s.ipd_jitter()), (Some(30), None));
         s.on_new_ack(150);
-        assert_eq!((s.ipd, s.ipd_jitter), (Some(20), Some(10)));
+        assert_eq!((s.ipd(), s.ipd_jitter()), (Some(20), Some(10)));
     }
 
     #[test]
@@ -143,7 +198,7 @@ mod tests {
         s.on_rtt_sample(50);
         s.on_rtt_sample(30);
         s.on_rtt_sample(40);
-        assert_eq!((s.rtt_samples, s.rtt_sum_ns, s.rtt_min, s.last_rtt), (3, 120.0, Some(30), Some(40)));
+        assert_eq!((s.rtt_samples, s.rtt_sum_ns, s.rtt_min(), s.last_rtt()), (3, 120.0, Some(30), Some(40)));
         assert!(s.record_completion(7));
         assert!(!s.record_completion(9));
         assert_eq!(s.completed_at, Some(7));
