@@ -185,9 +185,19 @@ impl Sender {
 
     /// `send_much_sack` outside recovery for a flow without a pacer, where only the window limits: the
     /// same packets without the tests for recovery, pacing and stale packets on every iteration. The
-    /// window is read again after every packet, as there, since an algorithm's `on_send` may change it.
+    /// window is read again after every packet, as there, since an algorithm's `on_send` may change it;
+    /// once is enough for an algorithm that hears no sends (its window cannot move in between).
     #[inline(always)]
     pub(super) fn send_within_window_sack(&mut self, now: Time) {
+        if !self.cc_hears_sends {
+            let limit = self.snd_una + self.effective_window_no_rwnd().min(self.rwnd);
+            while self.snd_nxt < limit {
+                if !self.send_next(now) {
+                    break;
+                }
+            }
+            return;
+        }
         while self.snd_nxt < self.snd_una + self.effective_window_no_rwnd().min(self.rwnd) {
             if !self.send_next(now) {
                 break;
