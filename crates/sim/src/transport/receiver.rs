@@ -52,8 +52,10 @@ pub struct Receiver {
 
 struct SackState {
     sacker: Sacker,
-    /// Highest sequence number received (ns-2 maxseen_), and the last packet's number and duplicate flag.
-    max_seen: Option<u64>,
+    /// One past the highest sequence number received (ns-2 maxseen_ + 1), 0 before any: a count rather
+    /// than an `Option`, so that each packet updates it with a `max`. Then the last packet's number and
+    /// duplicate flag.
+    seen_end: u64,
     last_seq: u64,
     last_dup: bool,
 }
@@ -82,7 +84,7 @@ impl Receiver {
     pub fn enable_sack(&mut self) {
         self.sacker = Some(Box::new(SackState {
             sacker: Sacker::default(),
-            max_seen: None,
+            seen_end: 0,
             last_seq: 0,
             last_dup: false,
         }));
@@ -100,7 +102,7 @@ impl Receiver {
         if let Some(st) = &mut self.sacker {
             st.last_dup = dup;
             st.last_seq = seq;
-            st.max_seen = Some(st.max_seen.map_or(seq, |m| m.max(seq)));
+            st.seen_end = st.seen_end.max(seq + 1);
         }
     }
 
@@ -118,8 +120,7 @@ impl Receiver {
     #[inline]
     pub fn sack_blocks_empty(&mut self) -> bool {
         let Some(st) = &mut self.sacker else { return true };
-        let Some(m) = st.max_seen else { return true };
-        if self.rcv_nxt <= m {
+        if self.rcv_nxt < st.seen_end {
             return false;
         }
         st.sacker.forget();
@@ -134,14 +135,11 @@ impl Receiver {
         let Some(mut st) = self.sacker.take() else {
             return SackBlocks::default();
         };
-        let b = match st.max_seen {
-            Some(m) => {
-                let cum = self.rcv_nxt as i64 - 1;
-                st.sacker
-                    .blocks(st.last_seq as i64, cum, m as i64, st.last_dup, |i| i >= 0 && self.seen(i as u64))
-            }
-            None => SackBlocks::default(),
-        };
+        // Not empty: a packet was seen (`seen_end` > 0).
+        let (cum, max_seen) = (self.rcv_nxt as i64 - 1, st.seen_end as i64 - 1);
+        let b = st
+            .sacker
+            .blocks(st.last_seq as i64, cum, max_seen, st.last_dup, |i| i >= 0 && self.seen(i as u64));
         self.sacker = Some(st);
         b
     }
