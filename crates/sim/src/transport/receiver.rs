@@ -188,8 +188,10 @@ impl Receiver {
         }
     }
 
-    /// `on_data` for a packet out of order, a duplicate, or one that fills the first hole.
-    #[inline]
+    /// `on_data` for a packet out of order, a duplicate, or one that fills the first hole. Inlined: in
+    /// a NewReno recovery without SACK most data packets come here, and its call saved and restored
+    /// six registers each time.
+    #[inline(always)]
     fn on_data_with_holes(&mut self, now: Time, seq: u64, first_sent: Time, app: &mut AppDelivery) {
         if seq < self.rcv_nxt || self.seen(seq) {
             self.duplicate_pkts += 1;
