@@ -193,12 +193,14 @@ impl Receiver {
     /// six registers each time.
     #[inline(always)]
     fn on_data_with_holes(&mut self, now: Time, seq: u64, first_sent: Time, app: &mut AppDelivery) {
-        if seq < self.rcv_nxt || self.seen(seq) {
+        // The usual case past a hole: beyond everything buffered, so new, and nothing to look up.
+        let beyond = seq > self.rcv_nxt && seq >= self.ooo.end();
+        if !beyond && (seq < self.rcv_nxt || self.seen(seq)) {
             self.duplicate_pkts += 1;
             return;
         }
         if seq > self.rcv_nxt {
-            self.keep_out_of_order(seq, first_sent);
+            self.keep_out_of_order(seq, first_sent, beyond);
             // With several streams, it may be its own stream's next message.
             if app.n_streams() > 1 {
                 app.deliver_with_waiting(seq, first_sent, now, &self.ooo);
@@ -215,16 +217,16 @@ impl Receiver {
         self.ooo.forget_below(next);
     }
 
-    /// Buffers packet `seq`, above `rcv_nxt` and not seen before.
-    #[inline]
-    fn keep_out_of_order(&mut self, seq: u64, first_sent: Time) {
+    /// Buffers packet `seq`, above `rcv_nxt` and not seen before; `beyond` if past everything buffered.
+    #[inline(always)]
+    fn keep_out_of_order(&mut self, seq: u64, first_sent: Time, beyond: bool) {
+        if !beyond {
+            self.ooo.set(seq, first_sent);
+            return;
+        }
         if self.ooo.end() <= self.rcv_nxt {
             // Nothing waits: the buffer starts again at the cumulative point.
             self.ooo.forget_below(self.rcv_nxt);
-        }
-        if seq < self.ooo.end() {
-            self.ooo.set(seq, first_sent);
-            return;
         }
         // The usual case past a hole is the next packet in sequence: no hole to fill first.
         while self.ooo.end() < seq {
