@@ -3,7 +3,7 @@
 //! event that changes a sender ends in `after_sender`, which transmits what it queued.
 
 use super::lazy_timer::{self, Fired};
-use super::network::Network;
+use super::network::{data_packet, Network, TRACED_LINK};
 use super::trace::{trace_queued, trace_received};
 use super::{dir_index, Simulation};
 use crate::engine::Event;
@@ -13,7 +13,7 @@ use crate::net::{Packet, PacketKind};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
 use crate::transport::sack::SACK_BLOCK_BYTES;
-use crate::transport::{AckDecision, AckInput, Flow, TxRequest};
+use crate::transport::{AckDecision, AckInput, Flow};
 
 /// The SACK blocks of the ACK a flow's receiver sends now: recorded in the flow's log; returns the serial
 /// the ACK carries and the bytes the blocks add to it.
@@ -40,36 +40,6 @@ fn ack_input(p: &Packet) -> AckInput {
         rcv_arrival: p.rcv_arrival,
         rcv_leave: p.rcv_leave,
     }
-}
-
-/// Arrival events of traced link directions carry this bit in their index (`LinkDir::event_tag`).
-pub(super) const TRACED_LINK: u32 = 1 << 31;
-
-/// The data packet a sender's transmit request becomes.
-#[inline(always)]
-pub(super) fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packet {
-    let mut p = Packet {
-        kind: PacketKind::Data,
-        owner: f,
-        route: fl.fwd_route,
-        hop: 0,
-        retransmit: tx.retransmit,
-        size: fl.packet_size,
-        seq: tx.seq,
-        tx_time: now,
-        first_sent: tx.first_sent,
-        inflight_at_send: tx.inflight_at_send,
-        rcv_arrival: 0,
-        rcv_leave: 0,
-        ecn: 0,
-    };
-    // One test for flows without ECN, after the packet is built so that its zero fields are still
-    // written together.
-    if fl.ecn {
-        std::hint::cold_path();
-        p.ecn = fl.sender.ecn_bits(tx);
-    }
-    p
 }
 
 /// Flow `f`'s receiver acknowledges now. SACK blocks travel beside the packet: the ACK carries their

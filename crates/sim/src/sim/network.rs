@@ -2,12 +2,14 @@
 //! routes and the packet counts. It is a struct of its own so that the per-packet path can hold one
 //! flow (`&mut Flow`) and the network at once: with both behind `&mut Simulation`, every use of the
 //! flow indexed the flows again, a bounds check and a multiply each time, and reloaded the vectors'
-//! pointers after every store.
+//! pointers after every store. Also what the network is handed: the data packet a sender's request
+//! becomes, and the bit that marks traced directions' arrival events.
 
 use super::PacketCounts;
 use crate::engine::{Event, EventQueue};
-use crate::net::{Enqueued, LinkDir, Packet, Routes, Started};
+use crate::net::{Enqueued, LinkDir, Packet, PacketKind, Routes, Started};
 use crate::time::Time;
+use crate::transport::{Flow, TxRequest};
 
 pub(super) struct Network {
     pub now: Time,
@@ -74,4 +76,34 @@ impl Network {
     pub fn drop_packet(&mut self) {
         self.counts.dropped += 1;
     }
+}
+
+/// Arrival events of traced link directions carry this bit in their index (`LinkDir::event_tag`).
+pub const TRACED_LINK: u32 = 1 << 31;
+
+/// The data packet a sender's transmit request becomes.
+#[inline(always)]
+pub fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packet {
+    let mut p = Packet {
+        kind: PacketKind::Data,
+        owner: f,
+        route: fl.fwd_route,
+        hop: 0,
+        retransmit: tx.retransmit,
+        size: fl.packet_size,
+        seq: tx.seq,
+        tx_time: now,
+        first_sent: tx.first_sent,
+        inflight_at_send: tx.inflight_at_send,
+        rcv_arrival: 0,
+        rcv_leave: 0,
+        ecn: 0,
+    };
+    // One test for flows without ECN, after the packet is built so that its zero fields are still
+    // written together.
+    if fl.ecn {
+        std::hint::cold_path();
+        p.ecn = fl.sender.ecn_bits(tx);
+    }
+    p
 }

@@ -8,7 +8,7 @@
 //! goes down with it on the wire, or when the run ends after it started. Until then a rate or delay change
 //! may still move it.
 
-use super::events::{data_packet, TRACED_LINK};
+use super::network::{data_packet, TRACED_LINK};
 use super::Simulation;
 use crate::engine::Event;
 use crate::measure::pcap::{PcapOptions, Traces};
