@@ -34,10 +34,19 @@ impl Network {
     pub fn enqueue(&mut self, d: u32, p: &Packet) {
         let link = &mut self.links[d as usize];
         match link.enqueue(self.now, p) {
-            Enqueued::Accepted(Some(t)) => self.queue.schedule(t, Event::LinkArrival(d | link.event_tag)),
+            Enqueued::Accepted(Some(t)) => self.schedule_arrival(d, t),
             Enqueued::Accepted(None) => {}
             Enqueued::Dropped => self.dropped_or_managed(d, p),
         }
+    }
+
+    /// Schedules direction `d`'s arrival event, which it did not have: out of line, as a packet usually
+    /// joins others already on the way.
+    #[cold]
+    #[inline(never)]
+    fn schedule_arrival(&mut self, d: u32, t: Time) {
+        let tag = self.links[d as usize].event_tag;
+        self.queue.schedule(t, Event::LinkArrival(d | tag));
     }
 
     /// A packet the inline FIFO did not take: dropped, or offered to a managed direction (a queue
