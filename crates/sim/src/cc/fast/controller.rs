@@ -289,27 +289,32 @@ impl Fast {
         let avg = self.avg_rtt.unwrap_or(0.0);
         let on_round = !self.every_other || !self.module.as_ref().is_some_and(|m| m.off_round);
         if on_round && now >= self.last_update + self.min_interval {
-            if let Some(m) = &mut self.module {
-                m.increments = 0.0;
-            }
-            let target = self.target(old).unwrap_or(self.cwnd);
-            let mut cwnd = self.cwnd;
-            match &mut self.module {
-                Some(m) if target >= cwnd && pace_ok && self.spread => {
-                    let steps = (target - cwnd) as i64;
-                    m.pace(&mut cwnd, steps, period, avg)
-                }
-                _ => cwnd = target,
-            }
-            self.cwnd = cwnd;
-            self.last_update = now;
+            self.update_at_cadence(now, old, pace_ok, avg);
         } else if pace_ok {
-            let mut cwnd = self.cwnd;
             if let Some(m) = &mut self.module {
-                m.pace(&mut cwnd, 0, period, avg);
+                m.pace(&mut self.cwnd, 0, period, avg);
             }
-            self.cwnd = cwnd;
         }
+    }
+
+    /// An update at the module's cadence (`fast_calc_cwnd`, then `fast_pace` with the increase). Out of
+    /// line: it runs once per update period, and the usual ACK's path must not call it but last.
+    #[inline(never)]
+    pub(super) fn update_at_cadence(&mut self, now: Time, old: f64, pace_ok: bool, avg: f64) {
+        if let Some(m) = &mut self.module {
+            m.increments = 0.0;
+        }
+        let target = self.target(old).unwrap_or(self.cwnd);
+        let mut cwnd = self.cwnd;
+        match &mut self.module {
+            Some(m) if target >= cwnd && pace_ok && self.spread => {
+                let steps = (target - cwnd) as i64;
+                m.pace(&mut cwnd, steps, self.period, avg)
+            }
+            _ => cwnd = target,
+        }
+        self.cwnd = cwnd;
+        self.last_update = now;
     }
 
     /// An ACK at the round cadence: one update per (other) round counted in sequence numbers.
@@ -338,6 +343,24 @@ impl Fast {
         }
     }
 
+    /// Any ACK: `on_ack_usual` hands over those it does not cover.
+    #[inline(never)]
+    pub(super) fn on_ack_any(&mut self, ack: &AckEvent) {
+        if let Some(b) = ack.base_rtt {
+            self.base_rtt = Some(secs(b));
+        }
+        if ack.in_recovery {
+            // Updates are frozen during recovery and the period restarts when it ends.
+            self.last_update = ack.now;
+            return;
+        }
+        if self.module.is_some() {
+            self.on_ack_ns2(ack)
+        } else {
+            self.on_ack_round(ack)
+        }
+    }
+
     pub fn backlog_estimate(&self) -> f64 {
         match (self.base_rtt, self.avg_rtt) {
             (Some(b), Some(a)) if a > 0.0 => self.cwnd * (1.0 - b / a),
@@ -356,19 +379,7 @@ impl CongestionControl for Fast {
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
-        if let Some(b) = ack.base_rtt {
-            self.base_rtt = Some(secs(b));
-        }
-        if ack.in_recovery {
-            // Updates are frozen during recovery and the period restarts when it ends.
-            self.last_update = ack.now;
-            return;
-        }
-        if self.module.is_some() {
-            self.on_ack_ns2(ack)
-        } else {
-            self.on_ack_round(ack)
-        }
+        self.on_ack_usual(ack)
     }
 
     fn on_send(&mut self, now: Time, seq: u64, _retransmit: bool, _inflight: u64) {
@@ -511,3 +522,4 @@ impl CongestionControl for Fast {
 
 #[cfg(test)]
 mod tests;
+mod usual_ack;
