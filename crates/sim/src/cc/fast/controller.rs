@@ -68,6 +68,9 @@ pub struct Fast {
     pub(super) vfast: Option<(AsymmetricEwma, FilterPlacement)>,
     pub(super) reroute: Option<RerouteDetector>,
     pub(super) ccafr: Option<Ccafr>,
+    /// Whether ACKs may take the usual path (`usual_ack.rs`): the module's cadence, without CCaFR or a
+    /// per-ACK filter. Set by the first ACK, as the builders plug the parts in after `new`.
+    usual_parts: bool,
 }
 
 /// Plain FAST, and MFAST too: MFAST's streams are the transport's, its congestion control is FAST's.
@@ -113,6 +116,7 @@ impl Fast {
             vfast: None,
             reroute: None,
             ccafr: None,
+            usual_parts: false,
         }
     }
 
@@ -123,8 +127,12 @@ impl Fast {
     /// each: they return what `min` would, as baseRTT, the period's minimum and `max_weight` (a checked
     /// parameter) are never NaN.
     fn on_sample(&mut self, rtt: f64, external_base: bool, weight_base: f64) {
+        // Written in place when set, so that the usual ACK stores no Option tags.
         if !external_base {
-            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| if rtt < b { rtt } else { b }));
+            match &mut self.base_rtt {
+                Some(b) => *b = if rtt < *b { rtt } else { *b },
+                None => self.base_rtt = Some(rtt),
+            }
         }
         if rtt < self.period_min_rtt {
             self.period_min_rtt = rtt;
@@ -132,13 +140,20 @@ impl Fast {
         let avg = match (&mut self.vfast, self.avg_rtt) {
             (Some((ewma, FilterPlacement::PerAck)), _) => ewma.update(rtt),
             (_, None) => rtt,
-            (_, Some(a)) => {
-                let w = 3.0 / weight_base;
-                let w = if w < self.max_weight { w } else { self.max_weight };
-                (1.0 - w) * a + w * rtt
-            }
+            (_, Some(a)) => self.ewma(a, rtt, weight_base),
         };
-        self.avg_rtt = Some(avg);
+        match &mut self.avg_rtt {
+            Some(a) => *a = avg,
+            None => self.avg_rtt = Some(avg),
+        }
+    }
+
+    /// The module's avgRTT step from `avg` with the sample `rtt`, weight min(3/`weight_base`, `max_weight`).
+    #[inline]
+    fn ewma(&self, avg: f64, rtt: f64, weight_base: f64) -> f64 {
+        let w = 3.0 / weight_base;
+        let w = if w < self.max_weight { w } else { self.max_weight };
+        (1.0 - w) * avg + w * rtt
     }
 
     /// The window equation's target for this update (`fast_calc_cwnd`), or None when there is nothing to
@@ -355,10 +370,13 @@ impl Fast {
             return;
         }
         if self.module.is_some() {
-            self.on_ack_ns2(ack)
+            self.on_ack_ns2(ack);
         } else {
-            self.on_ack_round(ack)
+            self.on_ack_round(ack);
         }
+        self.usual_parts = self.module.is_some()
+            && self.ccafr.is_none()
+            && !matches!(self.vfast, Some((_, FilterPlacement::PerAck)));
     }
 
     pub fn backlog_estimate(&self) -> f64 {

@@ -119,17 +119,26 @@ impl SentFlight {
         self.end = seq + 1;
     }
 
-    /// `seq`'s value, if it is held, forgetting every packet below it. One unsigned comparison tells
-    /// whether `seq` is held, as an offset below `base` wraps around past any length.
+    /// `seq`'s value, if it is held, forgetting every packet below it.
     #[inline]
     fn take(&mut self, seq: u64) -> Option<f64> {
+        self.forget_up_to(seq);
+        self.get(seq)
+    }
+
+    /// Forgets every packet below `seq`, or all of them when `seq` is not yet held.
+    #[inline]
+    fn forget_up_to(&mut self, seq: u64) {
+        self.base = seq.max(self.base).min(self.end);
+    }
+
+    /// `seq`'s value, if it is held. One unsigned comparison tells whether it is, as an offset below
+    /// `base` wraps around past any length.
+    #[inline]
+    fn get(&self, seq: u64) -> Option<f64> {
         if seq.wrapping_sub(self.base) < self.end - self.base {
-            self.base = seq;
             Some(self.ring[self.slot(seq)])
         } else {
-            if seq >= self.end {
-                self.base = self.end;
-            }
             None
         }
     }
@@ -157,6 +166,23 @@ impl ModuleClock {
     pub fn old_flight(&mut self, snd_una: u64) -> Option<f64> {
         let last = snd_una.checked_sub(1)?;
         self.sent_flight.take(last)
+    }
+
+    /// `old_flight` in two halves, for the usual ACK that needs the value only when it updates: this one
+    /// forgets...
+    #[inline]
+    pub fn forget_acked(&mut self, snd_una: u64) {
+        // With `snd_una` 0 nothing is acknowledged, and forgetting up to packet 0 forgets nothing.
+        self.sent_flight.forget_up_to(snd_una.saturating_sub(1));
+    }
+
+    /// ...and this one, called on the same ACK, reads what `old_flight` would have returned: the acked
+    /// packet is still held if it was, as forgetting stops there.
+    /// Always inline: a call here would make the usual ACK's path save registers.
+    #[inline(always)]
+    pub fn acked_flight(&self, snd_una: u64) -> Option<f64> {
+        let last = snd_una.checked_sub(1)?;
+        self.sent_flight.get(last)
     }
 
     /// Counts this ACK into its round; returns true when it began a new round (flipping on/off).
