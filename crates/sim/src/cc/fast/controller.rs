@@ -68,6 +68,9 @@ pub struct Fast {
     pub(super) vfast: Option<(AsymmetricEwma, FilterPlacement)>,
     pub(super) reroute: Option<RerouteDetector>,
     pub(super) ccafr: Option<Ccafr>,
+    /// Whether ACKs may take the usual path (`usual_ack.rs`): the module's cadence, without CCaFR or a
+    /// per-ACK filter. Set by the first ACK, as the builders plug the parts in after `new`.
+    usual_parts: bool,
 }
 
 /// Plain FAST, and MFAST too: MFAST's streams are the transport's, its congestion control is FAST's.
@@ -113,6 +116,7 @@ impl Fast {
             vfast: None,
             reroute: None,
             ccafr: None,
+            usual_parts: false,
         }
     }
 
@@ -123,8 +127,12 @@ impl Fast {
     /// each: they return what `min` would, as baseRTT, the period's minimum and `max_weight` (a checked
     /// parameter) are never NaN.
     fn on_sample(&mut self, rtt: f64, external_base: bool, weight_base: f64) {
+        // Written in place when set, so that the usual ACK stores no Option tags.
         if !external_base {
-            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| if rtt < b { rtt } else { b }));
+            match &mut self.base_rtt {
+                Some(b) => *b = if rtt < *b { rtt } else { *b },
+                None => self.base_rtt = Some(rtt),
+            }
         }
         if rtt < self.period_min_rtt {
             self.period_min_rtt = rtt;
@@ -132,13 +140,20 @@ impl Fast {
         let avg = match (&mut self.vfast, self.avg_rtt) {
             (Some((ewma, FilterPlacement::PerAck)), _) => ewma.update(rtt),
             (_, None) => rtt,
-            (_, Some(a)) => {
-                let w = 3.0 / weight_base;
-                let w = if w < self.max_weight { w } else { self.max_weight };
-                (1.0 - w) * a + w * rtt
-            }
+            (_, Some(a)) => self.ewma(a, rtt, weight_base),
         };
-        self.avg_rtt = Some(avg);
+        match &mut self.avg_rtt {
+            Some(a) => *a = avg,
+            None => self.avg_rtt = Some(avg),
+        }
+    }
+
+    /// The module's avgRTT step from `avg` with the sample `rtt`, weight min(3/`weight_base`, `max_weight`).
+    #[inline]
+    fn ewma(&self, avg: f64, rtt: f64, weight_base: f64) -> f64 {
+        let w = 3.0 / weight_base;
+        let w = if w < self.max_weight { w } else { self.max_weight };
+        (1.0 - w) * avg + w * rtt
     }
 
     /// The window equation's target for this update (`fast_calc_cwnd`), or None when there is nothing to
@@ -289,27 +304,32 @@ impl Fast {
         let avg = self.avg_rtt.unwrap_or(0.0);
         let on_round = !self.every_other || !self.module.as_ref().is_some_and(|m| m.off_round);
         if on_round && now >= self.last_update + self.min_interval {
-            if let Some(m) = &mut self.module {
-                m.increments = 0.0;
-            }
-            let target = self.target(old).unwrap_or(self.cwnd);
-            let mut cwnd = self.cwnd;
-            match &mut self.module {
-                Some(m) if target >= cwnd && pace_ok && self.spread => {
-                    let steps = (target - cwnd) as i64;
-                    m.pace(&mut cwnd, steps, period, avg)
-                }
-                _ => cwnd = target,
-            }
-            self.cwnd = cwnd;
-            self.last_update = now;
+            self.update_at_cadence(now, old, pace_ok, avg);
         } else if pace_ok {
-            let mut cwnd = self.cwnd;
             if let Some(m) = &mut self.module {
-                m.pace(&mut cwnd, 0, period, avg);
+                m.pace(&mut self.cwnd, 0, period, avg);
             }
-            self.cwnd = cwnd;
         }
+    }
+
+    /// An update at the module's cadence (`fast_calc_cwnd`, then `fast_pace` with the increase). Out of
+    /// line: it runs once per update period, and the usual ACK's path must not call it but last.
+    #[inline(never)]
+    pub(super) fn update_at_cadence(&mut self, now: Time, old: f64, pace_ok: bool, avg: f64) {
+        if let Some(m) = &mut self.module {
+            m.increments = 0.0;
+        }
+        let target = self.target(old).unwrap_or(self.cwnd);
+        let mut cwnd = self.cwnd;
+        match &mut self.module {
+            Some(m) if target >= cwnd && pace_ok && self.spread => {
+                let steps = (target - cwnd) as i64;
+                m.pace(&mut cwnd, steps, self.period, avg)
+            }
+            _ => cwnd = target,
+        }
+        self.cwnd = cwnd;
+        self.last_update = now;
     }
 
     /// An ACK at the round cadence: one update per (other) round counted in sequence numbers.
@@ -338,6 +358,27 @@ impl Fast {
         }
     }
 
+    /// Any ACK: `on_ack_usual` hands over those it does not cover.
+    #[inline(never)]
+    pub(super) fn on_ack_any(&mut self, ack: &AckEvent) {
+        if let Some(b) = ack.base_rtt {
+            self.base_rtt = Some(secs(b));
+        }
+        if ack.in_recovery {
+            // Updates are frozen during recovery and the period restarts when it ends.
+            self.last_update = ack.now;
+            return;
+        }
+        if self.module.is_some() {
+            self.on_ack_ns2(ack);
+        } else {
+            self.on_ack_round(ack);
+        }
+        self.usual_parts = self.module.is_some()
+            && self.ccafr.is_none()
+            && !matches!(self.vfast, Some((_, FilterPlacement::PerAck)));
+    }
+
     pub fn backlog_estimate(&self) -> f64 {
         match (self.base_rtt, self.avg_rtt) {
             (Some(b), Some(a)) if a > 0.0 => self.cwnd * (1.0 - b / a),
@@ -356,19 +397,7 @@ impl CongestionControl for Fast {
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
-        if let Some(b) = ack.base_rtt {
-            self.base_rtt = Some(secs(b));
-        }
-        if ack.in_recovery {
-            // Updates are frozen during recovery and the period restarts when it ends.
-            self.last_update = ack.now;
-            return;
-        }
-        if self.module.is_some() {
-            self.on_ack_ns2(ack)
-        } else {
-            self.on_ack_round(ack)
-        }
+        self.on_ack_usual(ack)
     }
 
     fn on_send(&mut self, now: Time, seq: u64, _retransmit: bool, _inflight: u64) {
@@ -511,3 +540,4 @@ impl CongestionControl for Fast {
 
 #[cfg(test)]
 mod tests;
+mod usual_ack;

@@ -42,48 +42,60 @@ pub(super) struct ModuleClock {
 /// The flight recorded per packet for sequence numbers `base..end`, in a power-of-two ring indexed by the
 /// sequence number itself: forgetting acknowledged packets only moves `base`, where a `VecDeque` drained
 /// them (about 45 instructions per ACK), and a new packet is one store.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct SentFlight {
     ring: Vec<f64>,
+    /// `ring.len() - 1`, kept so that neither a send nor an ACK computes it.
+    mask: usize,
     base: u64,
     end: u64,
 }
 
+/// Starts with room, so that the first packet is no different from the others.
+impl Default for SentFlight {
+    fn default() -> Self {
+        SentFlight { ring: vec![0.0; 16], mask: 15, base: 0, end: 0 }
+    }
+}
+
 impl SentFlight {
+    #[cfg(test)]
     fn len(&self) -> u64 {
         self.end - self.base
     }
 
-    fn slot(&self, seq: u64) -> usize {
-        seq as usize & (self.ring.len() - 1)
+    fn is_empty(&self) -> bool {
+        self.base == self.end
     }
 
-    /// `seq`'s value, if it is held.
+    fn slot(&self, seq: u64) -> usize {
+        seq as usize & self.mask
+    }
+
+    /// Appends `seq` if it is the next packet of a non-empty record with room left, the usual send;
+    /// false (nothing done) leaves every other case to `record`.
     #[inline]
-    fn get(&self, seq: u64) -> Option<f64> {
-        (self.base..self.end).contains(&seq).then(|| self.ring[self.slot(seq)])
+    fn push(&mut self, seq: u64, value: f64) -> bool {
+        // An empty record's length minus one wraps around past any mask.
+        if seq != self.end || (self.end - self.base).wrapping_sub(1) >= self.mask as u64 {
+            return false;
+        }
+        let Some(slot) = self.ring.get_mut(seq as usize & self.mask) else { return false };
+        *slot = value;
+        self.end += 1;
+        true
     }
 
     /// Records `value` for `seq`: a new packet, a retransmission of one still held (overwritten), or a
     /// packet past a gap (the gap filled with `value`). Nothing for a packet already forgotten.
-    #[inline]
     fn record(&mut self, seq: u64, value: f64) {
-        if self.base == self.end {
+        if self.is_empty() {
             self.base = seq;
             self.end = seq;
         }
-        if seq == self.end && self.len() < self.ring.len() as u64 {
-            let i = self.slot(seq);
-            self.ring[i] = value;
-            self.end += 1;
-        } else if seq >= self.base {
-            self.record_unusual(seq, value);
+        if seq < self.base {
+            return;
         }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn record_unusual(&mut self, seq: u64, value: f64) {
         if seq < self.end {
             let i = self.slot(seq);
             self.ring[i] = value;
@@ -91,12 +103,13 @@ impl SentFlight {
         }
         let needed = (seq + 1 - self.base) as usize;
         if needed > self.ring.len() {
-            let cap = needed.max(2 * self.ring.len()).max(16).next_power_of_two();
+            let cap = needed.max(2 * self.ring.len()).next_power_of_two();
             let mut ring = vec![0.0; cap];
             for s in self.base..self.end {
                 ring[s as usize & (cap - 1)] = self.ring[self.slot(s)];
             }
             self.ring = ring;
+            self.mask = cap - 1;
         }
         // Sequence numbers leave in order, so a gap is only possible after a go-back-N; fill it.
         for s in self.end..=seq {
@@ -106,16 +119,44 @@ impl SentFlight {
         self.end = seq + 1;
     }
 
-    /// Forgets every packet below `seq` (those held).
+    /// `seq`'s value, if it is held, forgetting every packet below it.
     #[inline]
-    fn forget_below(&mut self, seq: u64) {
-        self.base += seq.saturating_sub(self.base).min(self.len());
+    fn take(&mut self, seq: u64) -> Option<f64> {
+        self.forget_up_to(seq);
+        self.get(seq)
+    }
+
+    /// Forgets every packet below `seq`, or all of them when `seq` is not yet held.
+    #[inline]
+    fn forget_up_to(&mut self, seq: u64) {
+        self.base = seq.max(self.base).min(self.end);
+    }
+
+    /// `seq`'s value, if it is held. One unsigned comparison tells whether it is, as an offset below
+    /// `base` wraps around past any length.
+    #[inline]
+    fn get(&self, seq: u64) -> Option<f64> {
+        if seq.wrapping_sub(self.base) < self.end - self.base {
+            Some(self.ring[self.slot(seq)])
+        } else {
+            None
+        }
     }
 }
 
 impl ModuleClock {
     /// A packet left: remember the flight estimate it carries (`cwnd_array_[seqno]` in `output()`).
     pub fn on_send(&mut self, now: Time, seq: u64) {
+        if !self.sent_flight.push(seq, self.flight) {
+            self.on_send_unusual(now, seq);
+        }
+    }
+
+    /// A send `push` does not take. The round starts with the very first packet, which finds the record
+    /// empty: a packet that `push` takes never needs to start it.
+    #[cold]
+    #[inline(never)]
+    fn on_send_unusual(&mut self, now: Time, seq: u64) {
         self.round_start.get_or_insert(now);
         self.sent_flight.record(seq, self.flight);
     }
@@ -124,9 +165,24 @@ impl ModuleClock {
     /// acknowledged packet (`snd_una - 1`, ns-2's ACK number) was sent. Forgets older packets.
     pub fn old_flight(&mut self, snd_una: u64) -> Option<f64> {
         let last = snd_una.checked_sub(1)?;
-        let value = self.sent_flight.get(last);
-        self.sent_flight.forget_below(last);
-        value
+        self.sent_flight.take(last)
+    }
+
+    /// `old_flight` in two halves, for the usual ACK that needs the value only when it updates: this one
+    /// forgets...
+    #[inline]
+    pub fn forget_acked(&mut self, snd_una: u64) {
+        // With `snd_una` 0 nothing is acknowledged, and forgetting up to packet 0 forgets nothing.
+        self.sent_flight.forget_up_to(snd_una.saturating_sub(1));
+    }
+
+    /// ...and this one, called on the same ACK, reads what `old_flight` would have returned: the acked
+    /// packet is still held if it was, as forgetting stops there.
+    /// Always inline: a call here would make the usual ACK's path save registers.
+    #[inline(always)]
+    pub fn acked_flight(&self, snd_una: u64) -> Option<f64> {
+        let last = snd_una.checked_sub(1)?;
+        self.sent_flight.get(last)
     }
 
     /// Counts this ACK into its round; returns true when it began a new round (flipping on/off).
@@ -306,7 +362,9 @@ mod tests {
                             deque.push_back(value);
                         }
                     }
-                    ring.record(seq, value);
+                    if !ring.push(seq, value) {
+                        ring.record(seq, value);
+                    }
                 }
                 _ => {
                     let last = (base + rng / 16 % 64).saturating_sub(8);
@@ -314,8 +372,7 @@ mod tests {
                     let drop = last.saturating_sub(base).min(deque.len() as u64);
                     deque.drain(..drop as usize);
                     base += drop;
-                    assert_eq!(ring.get(last), expected, "step {step}");
-                    ring.forget_below(last);
+                    assert_eq!(ring.take(last), expected, "step {step}");
                 }
             }
             assert_eq!(

@@ -296,3 +296,58 @@ fn ecn_halves_cwnd_and_ssthresh_as_slowdown_and_freezes_nothing() {
     }
     assert!(r.updates > updates, "no update after the mark");
 }
+
+/// Everything the usual ACK's path and the general one may change, printed: `{:?}` of an f64 round-trips,
+/// so equal text is equal bits.
+fn ack_state(f: &Fast) -> String {
+    format!(
+        "{:?} {:?} {:?} {} {} {} {:?} {:?}",
+        f.base_rtt, f.avg_rtt, f.cwnd, f.mi, f.last_update, f.updates, f.period_min_rtt, f.module
+    )
+}
+
+/// The usual path (`usual_ack.rs`) against the general one, ACK by ACK, over sends, ACKs without a
+/// sample, recovery, losses and the module's updates and paced steps.
+#[test]
+fn the_usual_path_does_what_the_general_one_does() {
+    let tweaks: [&[(&'static str, ParamValue)]; 3] = [
+        &[],
+        &[("update_every_other_rtt", ParamValue::Bool(false)), ("mi_reentry", ParamValue::Bool(false))],
+        &[("spread_increase", ParamValue::Bool(false))],
+    ];
+    for tweak in tweaks {
+        let (mut usual, mut any) = (fast(10.0, 50.0, tweak), fast(10.0, 50.0, tweak));
+        usual.on_handshake(0, 20 * MS);
+        any.on_handshake(0, 20 * MS);
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let (mut now, mut una, mut next) = (0, 0u64, 0u64);
+        for step in 0..30_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            now += rng % (MS / 2);
+            for _ in 0..rng / 8 % 3 {
+                usual.on_send(now, next, false, 0);
+                any.on_send(now, next, false, 0);
+                next += 1;
+            }
+            una = (una + 1 + rng / 32 % 2).min(next);
+            if (rng / 64).is_multiple_of(400) {
+                let loss = LossEvent { now, inflight: next - una, lost_was_retransmit: false };
+                usual.on_loss(&loss);
+                any.on_loss(&loss);
+            }
+            let ev = AckEvent {
+                rtt: (!(rng / 128).is_multiple_of(16)).then_some(20 * MS + rng / 4096 % (3 * MS)),
+                inflight: next - una,
+                in_recovery: (rng / 256).is_multiple_of(64),
+                snd_una: una,
+                ..ack(now, 0)
+            };
+            usual.on_ack(&ev);
+            any.on_ack_any(&ev);
+            assert_eq!(ack_state(&usual), ack_state(&any), "step {step}");
+        }
+        assert!(usual.usual_parts && usual.updates > 10, "the usual path and the updates ran");
+    }
+}
