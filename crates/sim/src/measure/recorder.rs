@@ -8,7 +8,7 @@ use super::store::SeriesStore;
 use super::tiles::Tiles;
 use crate::model::Scenario;
 use crate::net::{LinkDir, Routes};
-use crate::time::{as_f64, secs, Time};
+use crate::time::{as_f64, secs, Time, NS_PER_SEC};
 use crate::transport::{Flow, Source};
 
 pub const FLOW_METRICS: &[&str] = &[
@@ -325,15 +325,28 @@ fn read_standard(f: &Flow, last_bits: &mut u64, dt: f64) -> [f64; FLOW_METRICS.l
     let ssthresh = cc.ssthresh;
     [
         cc.window,
-        s.stats.last_rtt().map_or(nan, secs),
-        srtt.map_or(nan, secs),
-        base.map_or(nan, secs),
+        opt_secs(s.stats.last_rtt()),
+        opt_secs(srtt),
+        opt_secs(base),
         rate,
         as_f64(s.inflight()),
         if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
-        s.stats.ipd().map_or(nan, secs),
-        s.stats.ipd_jitter().map_or(nan, secs),
+        opt_secs(s.stats.ipd()),
+        opt_secs(s.stats.ipd_jitter()),
     ]
+}
+
+/// `t.map_or(NaN, secs)` in fewer instructions. A time below 2^63 (every time in practice) is converted
+/// at once; `None`, taken as `u64::MAX`, falls among the rest. The statistics keep `None` as that very
+/// sentinel, so for them one sign test replaces both the test for `None` and `as_f64`'s.
+#[inline(always)]
+fn opt_secs(t: Option<Time>) -> f64 {
+    let x = t.unwrap_or(Time::MAX);
+    if x < 1 << 63 {
+        x as i64 as f64 / NS_PER_SEC as f64
+    } else {
+        t.map_or(f64::NAN, secs)
+    }
 }
 
 /// Flow `f`'s `n` extra values (its algorithm's metrics) into `out`: exactly `n`, padded with NaN, so
