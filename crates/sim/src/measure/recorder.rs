@@ -315,14 +315,12 @@ fn rate_since(f: &Flow, last_bits: &mut u64, dt: f64) -> f64 {
 /// waits on the two 8-byte stores (the CPU does not forward them to one load).
 #[inline(always)]
 fn read_standard(f: &Flow, last_bits: &mut u64, dt: f64) -> [f64; FLOW_METRICS.len()] {
-    let nan = f64::NAN;
     let s = &f.sender;
     let cc = s.cc.sample();
     let tr = cc.trace;
     let srtt = tr.srtt.or_else(|| s.rto.srtt());
     let base = tr.base_rtt.or(s.stats.rtt_min());
     let rate = rate_since(f, last_bits, dt);
-    let ssthresh = cc.ssthresh;
     [
         cc.window,
         opt_secs(s.stats.last_rtt()),
@@ -330,10 +328,21 @@ fn read_standard(f: &Flow, last_bits: &mut u64, dt: f64) -> [f64; FLOW_METRICS.l
         opt_secs(base),
         rate,
         as_f64(s.inflight()),
-        if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
+        ssthresh_pkts(cc.ssthresh),
         opt_secs(s.stats.ipd()),
         opt_secs(s.stats.ipd_jitter()),
     ]
+}
+
+/// The ssthresh to record: NaN while it is unset (infinite or huge). Two comparisons say what
+/// `is_finite() && < 1e9` says (NaN fails both) without `is_finite`'s masking of the bits.
+#[inline(always)]
+fn ssthresh_pkts(ssthresh: f64) -> f64 {
+    if ssthresh > f64::NEG_INFINITY && ssthresh < 1e9 {
+        ssthresh
+    } else {
+        f64::NAN
+    }
 }
 
 /// `t.map_or(NaN, secs)` in fewer instructions. A time below 2^63 (every time in practice) is converted
