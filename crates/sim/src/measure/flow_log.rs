@@ -89,18 +89,9 @@ impl FlowLog {
 
     /// Records all of flow `flow`'s values at the current sample.
     pub fn push(&mut self, flow: usize, values: &[f64]) {
-        self.push_full(flow).copy_from_slice(values);
-    }
-
-    /// Appends a full record of flow `flow` at the current sample, for the caller to fill with the flow's
-    /// values in metric order. Filling it in place spares a copy through another buffer, whose reload
-    /// waited on the stores just made (the CPU does not forward two 8-byte stores to one 16-byte load).
-    #[inline]
-    pub fn push_full(&mut self, flow: usize) -> &mut [f64] {
+        debug_assert_eq!(values.len(), self.widths[flow]);
         self.mark(flow, true);
-        let at = self.log.len();
-        self.log.resize(at + self.widths[flow], 0.0);
-        &mut self.log[at..]
+        self.log.extend_from_slice(values);
     }
 
     /// Records only flow `flow`'s rate at the current sample: its other values are those of its last full
@@ -108,6 +99,30 @@ impl FlowLog {
     pub fn push_rate(&mut self, flow: usize, rate: f64) {
         self.mark(flow, false);
         self.log.push(rate);
+    }
+
+    /// Marks the flows of word `w` of the bitmaps (flows `64 w` to `64 w + 63`) written in the current
+    /// block: those of `full` with a full record, those of `rate_only` with their rate alone. Their
+    /// records follow (`append`), in flow order, before any later word's. With many flows, marking each
+    /// flow with its own checks cost as much as writing its record.
+    #[inline]
+    pub fn mark_word(&mut self, w: usize, full: u64, rate_only: u64) {
+        debug_assert_eq!(full & rate_only, 0, "a record is full or rate-only");
+        assert!(
+            self.samples > 0 && w < self.bitmap && self.last_flow.is_none_or(|f| f < w * 64),
+            "words in order, after begin_sample"
+        );
+        self.last_flow = Some(w * 64 + 63);
+        let block = &mut self.log[self.block..self.block + 2 * self.bitmap];
+        block[w] = f64::from_bits(block[w].to_bits() | full | rate_only);
+        block[self.bitmap + w] = f64::from_bits(block[self.bitmap + w].to_bits() | rate_only);
+    }
+
+    /// Appends values of the records marked by `mark_word`: a full record is its flow's values in metric
+    /// order (in one call or several), a rate-only record its rate.
+    #[inline]
+    pub fn append(&mut self, values: &[f64]) {
+        self.log.extend_from_slice(values);
     }
 
     /// The records of the block at `at`, in flow order; and where the block ends.
@@ -372,6 +387,34 @@ mod tests {
         assert_eq!(series(&log, 0, 4, 2), vec![1.0, 3.0]);
         assert_eq!(series(&log, 0, 3, 2), vec![1.0, 1.0]);
         assert_eq!(series(&log, 1, 4, 2), vec![0.0, 4.0]);
+    }
+
+    #[test]
+    fn marking_a_word_writes_what_pushing_each_flow_does() {
+        // Flows 1 and 3 of the first word and flow 64 of the second; flow 3 rate-only.
+        let widths = vec![2; 70];
+        let (mut by_flow, mut by_word) = (FlowLog::new(widths.clone(), 1, 0), FlowLog::new(widths, 1, 0));
+        by_flow.begin_sample();
+        by_flow.push(1, &[1.0, 2.0]);
+        by_flow.push_rate(3, 3.0);
+        by_flow.push(64, &[4.0, 5.0]);
+        by_word.begin_sample();
+        by_word.mark_word(0, 1 << 1, 1 << 3);
+        by_word.append(&[1.0, 2.0]);
+        by_word.append(&[3.0]);
+        by_word.mark_word(1, 1, 0);
+        by_word.append(&[4.0, 5.0]);
+        let bits = |log: &FlowLog| log.log.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&by_word), bits(&by_flow));
+    }
+
+    #[test]
+    #[should_panic(expected = "words in order")]
+    fn words_are_marked_in_order() {
+        let mut log = FlowLog::new(vec![2; 70], 1, 0);
+        log.begin_sample();
+        log.mark_word(1, 1, 0);
+        log.mark_word(0, 1, 0);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::store::SeriesStore;
 use super::tiles::Tiles;
 use crate::model::Scenario;
 use crate::net::{LinkDir, Routes};
-use crate::time::{as_f64, secs, Time};
+use crate::time::{as_f64, secs, Time, NS_PER_SEC};
 use crate::transport::{Flow, Source};
 
 pub const FLOW_METRICS: &[&str] = &[
@@ -191,19 +191,28 @@ impl Recorder {
             self.sample_verifying(now, flows, dt);
         } else {
             // Only the touched flows and those that received data, in order.
+            let log = &mut self.values.flows;
             for w in 0..self.touched.len() {
                 let whole = std::mem::take(&mut self.touched[w]);
                 let mut bits = whole | std::mem::take(&mut self.received[w]);
+                if bits == 0 {
+                    continue;
+                }
+                log.mark_word(w, whole, bits & !whole);
                 while bits != 0 {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let i = w * 64 + b;
+                    let last_bits = &mut self.last_flow_bits[i];
                     if whole & 1 << b != 0 {
-                        let out = self.values.flows.push_full(i);
-                        read_flow(&flows[i], &mut self.last_flow_bits[i], dt, &mut self.extra_buf, out);
+                        log.append(&read_standard(&flows[i], last_bits, dt));
+                        let extra = self.flow_extra[i];
+                        if extra != 0 {
+                            read_extra(&flows[i], extra, &mut self.extra_buf);
+                            log.append(&self.extra_buf);
+                        }
                     } else {
-                        let rate = self.read_rate(i, &flows[i], dt);
-                        self.values.flows.push_rate(i, rate);
+                        log.append(&[rate_since(&flows[i], last_bits, dt)]);
                     }
                 }
             }
@@ -274,8 +283,10 @@ impl Recorder {
 
     /// With `verify_untouched`: reads all of flow `i`'s values into `record`.
     fn read_flow(&mut self, i: usize, f: &Flow, dt: f64) {
-        self.record.resize(FLOW_METRICS.len() + self.flow_extra[i], 0.0);
-        read_flow(f, &mut self.last_flow_bits[i], dt, &mut self.extra_buf, &mut self.record);
+        self.record.clear();
+        self.record.extend_from_slice(&read_standard(f, &mut self.last_flow_bits[i], dt));
+        read_extra(f, self.flow_extra[i], &mut self.extra_buf);
+        self.record.extend_from_slice(&self.extra_buf);
     }
 
     /// Merges every two adjacent samples into one (`resolution.rs`), so memory never holds more than
@@ -298,36 +309,62 @@ fn rate_since(f: &Flow, last_bits: &mut u64, dt: f64) -> f64 {
     rate
 }
 
-/// Reads all of flow `f`'s values into `out` (one per series of the flow, in order), its rate since
-/// `last_bits` data bits over `dt` seconds (and moves `last_bits` on).
-fn read_flow(f: &Flow, last_bits: &mut u64, dt: f64, extra_buf: &mut Vec<f64>, out: &mut [f64]) {
-    let nan = f64::NAN;
+/// Flow `f`'s standard values (`FLOW_METRICS`), its rate since `last_bits` data bits over `dt` seconds
+/// (and moves `last_bits` on). Inlined, so that the values go from registers straight to where the caller
+/// writes them: returned through memory, they were stored and then reloaded 16 bytes at a time, which
+/// waits on the two 8-byte stores (the CPU does not forward them to one load).
+#[inline(always)]
+fn read_standard(f: &Flow, last_bits: &mut u64, dt: f64) -> [f64; FLOW_METRICS.len()] {
     let s = &f.sender;
     let cc = s.cc.sample();
     let tr = cc.trace;
     let srtt = tr.srtt.or_else(|| s.rto.srtt());
     let base = tr.base_rtt.or(s.stats.rtt_min());
     let rate = rate_since(f, last_bits, dt);
-    let ssthresh = cc.ssthresh;
-    let (standard, extra) = out.split_at_mut(FLOW_METRICS.len());
-    standard.copy_from_slice(&[
+    [
         cc.window,
-        s.stats.last_rtt().map_or(nan, secs),
-        srtt.map_or(nan, secs),
-        base.map_or(nan, secs),
+        opt_secs(s.stats.last_rtt()),
+        opt_secs(srtt),
+        opt_secs(base),
         rate,
         as_f64(s.inflight()),
-        if ssthresh.is_finite() && ssthresh < 1e9 { ssthresh } else { nan },
-        s.stats.ipd().map_or(nan, secs),
-        s.stats.ipd_jitter().map_or(nan, secs),
-    ]);
-    if !extra.is_empty() {
-        extra_buf.clear();
-        s.cc.extra_values(extra_buf);
-        // Exactly one value per series keeps the record aligned with the series.
-        for (k, v) in extra.iter_mut().enumerate() {
-            *v = extra_buf.get(k).copied().unwrap_or(nan);
-        }
+        ssthresh_pkts(cc.ssthresh),
+        opt_secs(s.stats.ipd()),
+        opt_secs(s.stats.ipd_jitter()),
+    ]
+}
+
+/// The ssthresh to record: NaN while it is unset (infinite or huge). Two comparisons say what
+/// `is_finite() && < 1e9` says (NaN fails both) without `is_finite`'s masking of the bits.
+#[inline(always)]
+fn ssthresh_pkts(ssthresh: f64) -> f64 {
+    if ssthresh > f64::NEG_INFINITY && ssthresh < 1e9 {
+        ssthresh
+    } else {
+        f64::NAN
+    }
+}
+
+/// `t.map_or(NaN, secs)` in fewer instructions. A time below 2^63 (every time in practice) is converted
+/// at once; `None`, taken as `u64::MAX`, falls among the rest. The statistics keep `None` as that very
+/// sentinel, so for them one sign test replaces both the test for `None` and `as_f64`'s.
+#[inline(always)]
+fn opt_secs(t: Option<Time>) -> f64 {
+    let x = t.unwrap_or(Time::MAX);
+    if x < 1 << 63 {
+        x as i64 as f64 / NS_PER_SEC as f64
+    } else {
+        t.map_or(f64::NAN, secs)
+    }
+}
+
+/// Flow `f`'s `n` extra values (its algorithm's metrics) into `out`: exactly `n`, padded with NaN, so
+/// the record stays aligned with the series.
+fn read_extra(f: &Flow, n: usize, out: &mut Vec<f64>) {
+    out.clear();
+    if n != 0 {
+        f.sender.cc.extra_values(out);
+        out.resize(n, f64::NAN);
     }
 }
 
