@@ -152,7 +152,8 @@ FILES = (
     ("cc/", "congestion control"),
     ("measure/", "recorder"),
 )
-# sim/events.rs is the glue between them: each of its functions by what it does.
+# sim/events.rs and sim/network.rs are the glue between them: each of their functions by what it does.
+GLUE_FILES = ("sim/events.rs", "sim/network.rs")
 EVENTS_FNS = {
     "dispatch": "engine",
     "deliver": "engine",
@@ -164,6 +165,7 @@ EVENTS_FNS = {
     "after_managed": "link",
     "drop_packet": "link",
     "send_new": "link",
+    "schedule_arrival": "link",
     "on_link_arrival": "link",
     "on_data": "receiver",
     "send_ack": "receiver",
@@ -172,6 +174,8 @@ EVENTS_FNS = {
     "on_syn": "receiver",
     "on_ack": "sender",
     "on_ack_out_of_line": "sender",
+    "on_ack_extras": "sender",
+    "transmit_queued": "sender",
     "ack_input": "sender",
     "data_packet": "sender",
     "after_sender": "sender",
@@ -184,27 +188,31 @@ EVENTS_FNS = {
 COMPONENTS = ("engine", "link", "sender", "receiver", "congestion control", "recorder", "other")
 
 
-def events_rs_lines() -> list[str]:
-    """The component of each line of sim/events.rs (index = line number), by the function it is in."""
-    text = (ROOT / SRC / "sim/events.rs").read_text().splitlines()
-    owner, current = [""], "engine"
-    for line in text:
-        m = re.match(r"\s*(?:pub(?:\(\w+\))?\s+)?fn (\w+)", line)
-        if m:
-            current = EVENTS_FNS.get(m.group(1), "other")
-        owner.append(current)
-    return owner
+def glue_lines() -> dict[str, list[str]]:
+    """The component of each line of the glue files (index = line number), by the function it is in."""
+    out = {}
+    for rel in GLUE_FILES:
+        text = (ROOT / SRC / rel).read_text().splitlines()
+        owner, current = [""], "engine"
+        for line in text:
+            m = re.match(r"\s*(?:pub(?:\(\w+\))?\s+)?fn (\w+)", line)
+            if m:
+                current = EVENTS_FNS.get(m.group(1), "other")
+            owner.append(current)
+        out[rel] = owner
+    return out
 
 
-def component_of(path: str, line: int, events_rs: list[str]) -> str | None:
+def component_of(path: str, line: int, glue: dict[str, list[str]]) -> str | None:
     """The component of a source line, or None for code that is not the crate's own (the standard library,
     libc, and the crate's helpers time.rs, units.rs, rng.rs): those take their containing function's."""
     at = path.find(SRC)
     if at < 0:
         return None
     rel = path[at + len(SRC) :]
-    if rel == "sim/events.rs":
-        return events_rs[line] if line < len(events_rs) else "engine"
+    if rel in glue:
+        lines = glue[rel]
+        return lines[line] if line < len(lines) else "engine"
     return next((c for prefix, c in FILES if rel.startswith(prefix)), None)
 
 
@@ -249,7 +257,7 @@ def callgrind_self_cost(command: list[str]) -> dict[tuple[str, str, int], int]:
 def components(case: Case) -> tuple[dict[str, float], float]:
     """Instructions per delivered packet by component in steady state, and the share of them that was
     attributed through the containing function (inlined standard library and helpers)."""
-    events_rs = events_rs_lines()
+    glue = glue_lines()
     totals: list[dict[str, float]] = []
     borrowed: list[float] = []
     packets: list[int] = []
@@ -260,7 +268,7 @@ def components(case: Case) -> tuple[dict[str, float], float]:
         by_fn: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         loose: dict[str, float] = defaultdict(float)
         for (fn, path, line), ir in cost.items():
-            c = component_of(path, line, events_rs)
+            c = component_of(path, line, glue)
             if c is None:
                 loose[fn] += ir
             else:
