@@ -90,29 +90,19 @@ impl AppDelivery {
     /// Packet `seq`, new and at or above the receiver's cumulative point, arrived at `now` while others
     /// wait in `waiting` (first-send times by sequence number, `NOT_ARRIVED` in the holes). If it is its
     /// stream's next message, it is delivered with every message after it on its stream that is waiting.
-    /// Returns how many were delivered.
-    pub fn deliver_with_waiting(
-        &mut self,
-        seq: u64,
-        first_sent: Time,
-        now: Time,
-        waiting: &SeqRing<Time>,
-    ) -> u64 {
+    pub fn deliver_with_waiting(&mut self, seq: u64, first_sent: Time, now: Time, waiting: &SeqRing<Time>) {
         let n = self.streams.len() as u64;
         let (st, msg) = self.stream_of(seq);
         debug_assert!(msg >= st.next, "a new packet is not below its stream's next message");
         if msg != st.next {
-            return 0;
+            return;
         }
         st.record(now.saturating_sub(first_sent));
-        let mut delivered = 1;
         let mut k = seq + n;
         while let Some(t) = waiting.get(k).filter(|&t| t != NOT_ARRIVED) {
             st.record(now.saturating_sub(t));
-            delivered += 1;
             k += n;
         }
-        delivered
     }
 
     pub fn stats(&self) -> impl Iterator<Item = &StreamStats> {

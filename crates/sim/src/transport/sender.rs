@@ -417,11 +417,13 @@ impl Sender {
         }
     }
 
-    /// Tells the algorithm of a duplicate ACK, if it listens.
+    /// Tells the algorithm `cc` of a duplicate ACK, if it listens (`hears`: the sender's `cc_hears_sends`).
+    /// Over the two fields rather than `self`, so that the SACK path can call it while it holds its
+    /// scoreboard.
     #[inline(always)]
-    fn cc_on_dupack(&mut self, now: Time) {
-        if self.cc_hears_sends {
-            self.cc.on_dupack(now);
+    pub(super) fn cc_on_dupack(cc: &mut dyn CongestionControl, hears: bool, now: Time) {
+        if hears {
+            cc.on_dupack(now);
         }
     }
 
@@ -599,7 +601,7 @@ impl Sender {
             if let Some(r) = &mut self.rate {
                 r.on_dupack(now, self.max_sent - self.snd_una);
             }
-            self.cc_on_dupack(now);
+            Self::cc_on_dupack(&mut *self.cc, self.cc_hears_sends, now);
             if self.in_recovery {
                 self.inflation += 1.0;
                 self.dupwnd += 1.0;

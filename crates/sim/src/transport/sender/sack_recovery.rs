@@ -65,9 +65,7 @@ impl Sender {
                 }
                 self.try_send_after_ack(now);
             } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
-                if self.cc_hears_sends {
-                    self.cc.on_dupack(now);
-                }
+                Self::cc_on_dupack(&mut *self.cc, self.cc_hears_sends, now);
                 if let Some(r) = &mut self.rate {
                     r.on_dupack(now, self.max_sent - self.snd_una);
                 }
@@ -120,9 +118,7 @@ impl Sender {
                 self.rto.reset_backoff();
             }
         } else if a.ack == self.snd_una {
-            if self.cc_hears_sends {
-                self.cc.on_dupack(now);
-            }
+            Self::cc_on_dupack(&mut *self.cc, self.cc_hears_sends, now);
             if !sk.after_timeout {
                 sk.sb.update(self.snd_una, sack);
                 if sk.sb.changed() && self.dupacks > 0 {
@@ -189,18 +185,13 @@ impl Sender {
     /// once is enough for an algorithm that hears no sends (its window cannot move in between).
     #[inline(always)]
     pub(super) fn send_within_window_sack(&mut self, now: Time) {
-        if !self.cc_hears_sends {
-            let limit = self.snd_una + self.effective_window_no_rwnd().min(self.rwnd);
-            while self.snd_nxt < limit {
-                if !self.send_next(now) {
-                    break;
-                }
-            }
-            return;
-        }
-        while self.snd_nxt < self.snd_una + self.effective_window_no_rwnd().min(self.rwnd) {
+        let mut limit = self.snd_una + self.effective_window_no_rwnd().min(self.rwnd);
+        while self.snd_nxt < limit {
             if !self.send_next(now) {
                 break;
+            }
+            if self.cc_hears_sends {
+                limit = self.snd_una + self.effective_window_no_rwnd().min(self.rwnd);
             }
         }
     }
