@@ -51,6 +51,9 @@ pub struct LinkDir {
     /// Up and not managed: the one test `enqueue` makes before its FIFO (a managed direction is told
     /// apart there rather than by the caller, so drop-tail hops pay no extra branch).
     inline_fifo: bool,
+    /// `inline_fifo` and not `lossy`: a direction whose `enqueue` may take its path without calls
+    /// (`update_plain` keeps it).
+    plain: bool,
     /// Deterministic drops (flow, seq), first transmissions only; sorted.
     drop_list: Vec<(u32, u64)>,
     /// `loss > 0` or a drop list: most directions lose nothing, and this one test is all they pay for
@@ -109,6 +112,7 @@ impl LinkDir {
             loss,
             up: true,
             inline_fifo: true,
+            plain: loss <= 0.0,
             drop_list: Vec::new(),
             lossy: loss > 0.0,
             rng,
@@ -131,6 +135,11 @@ impl LinkDir {
     pub fn set_loss(&mut self, loss: f64) {
         self.loss = loss;
         self.lossy = loss > 0.0 || !self.drop_list.is_empty();
+        self.update_plain();
+    }
+
+    fn update_plain(&mut self) {
+        self.plain = self.inline_fifo && !self.lossy;
     }
 
     /// Sets the packets to drop deterministically: (flow, seq) of first transmissions of data.
@@ -160,6 +169,7 @@ impl LinkDir {
     pub fn manage(&mut self, managed: Managed) {
         self.managed = Some(Box::new(managed));
         self.inline_fifo = false;
+        self.update_plain();
     }
 
     pub fn is_up(&self) -> bool {
@@ -170,6 +180,7 @@ impl LinkDir {
     pub fn bring_up(&mut self) {
         self.up = true;
         self.inline_fifo = self.managed.is_none();
+        self.update_plain();
     }
 
     /// The discipline and transmitter of a managed direction.
@@ -221,10 +232,42 @@ impl LinkDir {
     /// Offers a packet to this direction at `now`.
     #[inline]
     pub fn enqueue(&mut self, now: Time, pkt: &Packet) -> Enqueued {
-        let size = pkt.size;
         if !self.inline_fifo {
             return self.not_inline();
         }
+        let ser = self.serialisation(pkt.size);
+        self.accept(now, pkt, ser, |link| link.lossy && link.loses(pkt))
+    }
+
+    /// Whether `enqueue_plain` may take `pkt`: the usual direction (drop-tail, up, lossless) carrying
+    /// the size of its last packet, with room in its ring. That path makes no call (no division for a
+    /// new size, no growth, no loss model), so a caller that leaves `enqueue` for everything else to a
+    /// call in tail position needs fewer callee-saved registers on its usual path.
+    #[inline(always)]
+    pub fn takes_plain(&self, pkt: &Packet) -> bool {
+        self.plain && self.ser_cache.0 == pkt.size && self.ring.has_room()
+    }
+
+    /// `enqueue` of a packet `takes_plain` accepts. A drop here is a full buffer's (`Dropped` is never
+    /// an offer to a managed direction).
+    #[inline(always)]
+    pub fn enqueue_plain(&mut self, now: Time, pkt: &Packet) -> Enqueued {
+        debug_assert!(self.takes_plain(pkt));
+        let ser = self.ser_cache.1;
+        self.accept(now, pkt, ser, |_| false)
+    }
+
+    /// Queues or drops a packet whose serialisation takes `ser` on this FIFO direction; `lose` is asked,
+    /// once the packet is accepted, whether the loss model drops it on the wire.
+    #[inline(always)]
+    fn accept(
+        &mut self,
+        now: Time,
+        pkt: &Packet,
+        ser: Time,
+        lose: impl FnOnce(&mut Self) -> bool,
+    ) -> Enqueued {
+        let size = pkt.size;
         // Only a packet that waits adds to the waiting time and may raise the maximum queue: a packet
         // finding the transmitter idle (every ACK of the reference dumbbell) skips both counters.
         let start = if self.busy_until > now {
@@ -244,13 +287,12 @@ impl LinkDir {
         } else {
             now
         };
-        let ser = self.serialisation(size);
         let finish = start + ser;
         self.busy_until = finish;
         // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
         let arrive = (finish + self.delay).max(self.last_arrive);
         self.last_arrive = arrive;
-        let lost = self.lossy && self.loses(pkt);
+        let lost = lose(self);
         self.bytes_accepted += size as u64;
         self.stats.busy_ns += ser;
         self.ring.push_back(InFlight {
@@ -418,6 +460,7 @@ impl LinkDir {
     pub fn take_down(&mut self, now: Time) -> Vec<Packet> {
         self.up = false;
         self.inline_fifo = false;
+        self.update_plain();
         let mut dropped = Vec::with_capacity(self.ring.len());
         while let Some(e) = self.ring.pop_back() {
             let unserved = e.finish - e.start.max(now).min(e.finish);
@@ -640,5 +683,81 @@ mod tests {
         }
         assert_eq!(inline.stats.wait_ns, managed.stats.wait_ns);
         assert_eq!(inline.stats.busy_ns, managed.stats.busy_ns);
+    }
+
+    /// What the network's `enqueue` does: the plain path when the direction takes the packet.
+    fn enqueue_as_the_network_does(l: &mut LinkDir, now: Time, p: &Packet) -> Enqueued {
+        if l.takes_plain(p) {
+            l.enqueue_plain(now, p)
+        } else {
+            l.enqueue(now, p)
+        }
+    }
+
+    /// The plain path queues, drops and schedules exactly as the general one, over arrivals that fill
+    /// and drain the buffer, with an occasional packet of another size and the ring's growth.
+    #[test]
+    fn the_plain_path_matches_the_general_one() {
+        let (mut plain, mut general) = (link(20), link(20));
+        let mut rng = Rng::stream(3, "arrivals");
+        let (mut t, mut took_plain) = (0, 0);
+        let (mut out_plain, mut out_general) = (Vec::new(), Vec::new());
+        for seq in 0..20_000u64 {
+            t += rng.exponential(950_000.0) as Time;
+            let size = if rng.next_u64().is_multiple_of(50) { 400 } else { 1000 };
+            let p = pkt(seq, size);
+            took_plain += u32::from(plain.takes_plain(&p));
+            let (a, b) = (enqueue_as_the_network_does(&mut plain, t, &p), general.enqueue(t, &p));
+            let key = |e: Enqueued| match e {
+                Enqueued::Accepted(t) => Some(t),
+                Enqueued::Dropped => None,
+            };
+            assert_eq!(key(a), key(b), "packet {seq}");
+            for (l, out) in [(&mut plain, &mut out_plain), (&mut general, &mut out_general)] {
+                while let Some(a) = l.next_arrival().filter(|&a| a <= t) {
+                    out.push((l.pop_arrived_packet(a).unwrap().0.seq, a));
+                }
+            }
+        }
+        assert!(
+            took_plain > 15_000 && plain.stats.queue_drops > 100,
+            "{took_plain} {}",
+            plain.stats.queue_drops
+        );
+        assert_eq!(out_plain, out_general);
+        assert_eq!(plain.stats.queue_drops, general.stats.queue_drops);
+        assert_eq!(plain.stats.wait_ns, general.stats.wait_ns);
+        assert_eq!(plain.stats.busy_ns, general.stats.busy_ns);
+        assert_eq!(plain.stats.max_queue_pkts, general.stats.max_queue_pkts);
+    }
+
+    /// Only a lossless drop-tail direction that is up takes the plain path, whatever changed it.
+    #[test]
+    fn loss_a_drop_list_going_down_or_a_discipline_leave_the_plain_path() {
+        let p = pkt(0, 1000);
+        let mut l = link(10);
+        l.enqueue(0, &p);
+        assert!(l.takes_plain(&p));
+        assert!(!l.takes_plain(&pkt(1, 999)), "a new size needs its division");
+        l.set_loss(0.5);
+        assert!(!l.takes_plain(&p));
+        l.set_loss(0.0);
+        assert!(l.takes_plain(&p));
+        l.set_drop_list(vec![(0, 7)]);
+        assert!(!l.takes_plain(&p));
+        l.set_drop_list(Vec::new());
+        assert!(l.takes_plain(&p));
+        l.take_down(0);
+        assert!(!l.takes_plain(&p));
+        l.bring_up();
+        assert!(l.takes_plain(&p));
+        let mut m = direction_managed_or_not(true);
+        m.enqueue(0, &p);
+        assert!(!m.takes_plain(&p));
+        m.take_down(0);
+        m.bring_up();
+        assert!(!m.takes_plain(&p));
+        let lossy = LinkDir::new(8e6, 0, Buffer::Packets(5), 0.1, Rng::stream(1, "t"));
+        assert!(!lossy.takes_plain(&pkt(0, 0)));
     }
 }

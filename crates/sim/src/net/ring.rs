@@ -83,6 +83,12 @@ impl<T: Copy + Default> Ring<T> {
         }
     }
 
+    /// Whether `push_back` can take an entry without growing.
+    #[inline]
+    pub fn has_room(&self) -> bool {
+        self.len() < self.buf.len()
+    }
+
     #[inline]
     pub fn push_back(&mut self, value: T) {
         // `>=` rather than `==`: past this test the buffer is not empty, which the bounds check needs.

@@ -29,11 +29,29 @@ impl Network {
         self.enqueue(self.routes.first(p.route), &p);
     }
 
-    /// Offers a packet to link direction `d`, which keeps a copy in its ring.
+    /// Offers a packet to link direction `d`, which keeps a copy in its ring. Everything but the usual
+    /// direction's usual packet goes to `enqueue_general`, a call in tail position, so that the usual
+    /// path makes no call that returns and holds fewer values across the link's work: with the cold
+    /// calls on it, this function saved and restored six registers for every packet.
     #[inline]
     pub fn enqueue(&mut self, d: u32, p: &Packet) {
         let link = &mut self.links[d as usize];
-        match link.enqueue(self.now, p) {
+        if !link.takes_plain(p) {
+            return self.enqueue_general(d, p);
+        }
+        let done = link.enqueue_plain(self.now, p);
+        self.after_enqueue(d, p, done);
+    }
+
+    #[inline(never)]
+    fn enqueue_general(&mut self, d: u32, p: &Packet) {
+        let done = self.links[d as usize].enqueue(self.now, p);
+        self.after_enqueue(d, p, done);
+    }
+
+    #[inline(always)]
+    fn after_enqueue(&mut self, d: u32, p: &Packet, done: Enqueued) {
+        match done {
             Enqueued::Accepted(Some(t)) => self.schedule_arrival(d, t),
             Enqueued::Accepted(None) => {}
             Enqueued::Dropped => self.dropped_or_managed(d, p),
