@@ -90,12 +90,20 @@ impl AppDelivery {
     /// Packet `seq`, new and at or above the receiver's cumulative point, arrived at `now` while others
     /// wait in `waiting` (first-send times by sequence number, `NOT_ARRIVED` in the holes). If it is its
     /// stream's next message, it is delivered with every message after it on its stream that is waiting.
-    pub fn deliver_with_waiting(&mut self, seq: u64, first_sent: Time, now: Time, waiting: &SeqRing<Time>) {
+    /// Returns the packet of its stream that the walk stopped at (`seq` if nothing was delivered): with
+    /// one stream, the first packet not arrived, which is the receiver's new cumulative point.
+    pub fn deliver_with_waiting(
+        &mut self,
+        seq: u64,
+        first_sent: Time,
+        now: Time,
+        waiting: &SeqRing<Time>,
+    ) -> u64 {
         let n = self.streams.len() as u64;
         let (st, msg) = self.stream_of(seq);
         debug_assert!(msg >= st.next, "a new packet is not below its stream's next message");
         if msg != st.next {
-            return;
+            return seq;
         }
         st.record(now.saturating_sub(first_sent));
         let mut k = seq + n;
@@ -103,6 +111,7 @@ impl AppDelivery {
             st.record(now.saturating_sub(t));
             k += n;
         }
+        k
     }
 
     pub fn stats(&self) -> impl Iterator<Item = &StreamStats> {

@@ -207,11 +207,15 @@ impl Receiver {
             }
             return;
         }
-        // It fills the first hole: the cumulative point moves past every packet waiting behind it.
-        app.deliver_with_waiting(seq, first_sent, now, &self.ooo);
-        let mut next = seq + 1;
-        while self.ooo.get(next).is_some_and(|t| t != NOT_ARRIVED) {
-            next += 1;
+        // It fills the first hole: the cumulative point moves past every packet waiting behind it. With
+        // one stream the application's walk delivering them found that point already.
+        let walked_to = app.deliver_with_waiting(seq, first_sent, now, &self.ooo);
+        let mut next = walked_to;
+        if app.n_streams() > 1 {
+            next = seq + 1;
+            while self.ooo.get(next).is_some_and(|t| t != NOT_ARRIVED) {
+                next += 1;
+            }
         }
         self.rcv_nxt = next;
         self.ooo.forget_below(next);
