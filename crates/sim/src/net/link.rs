@@ -240,9 +240,9 @@ impl LinkDir {
     }
 
     /// Whether `enqueue_plain` may take `pkt`: the usual direction (drop-tail, up, lossless) carrying
-    /// the size of its last packet, with room in its ring. That path makes no call (no division for a
-    /// new size, no growth, no loss model), so a caller that leaves `enqueue` for everything else to a
-    /// call in tail position needs fewer callee-saved registers on its usual path.
+    /// the size of its last packet, with room in its ring. One flag and two comparisons, and that path
+    /// makes no call (no division for a new size, no growth, no loss model): a caller leaves `enqueue`
+    /// for everything else, behind a call in tail position.
     #[inline(always)]
     pub fn takes_plain(&self, pkt: &Packet) -> bool {
         self.plain && self.ser_cache.0 == pkt.size && self.ring.has_room()
