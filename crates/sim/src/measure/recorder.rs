@@ -69,6 +69,8 @@ pub struct Recorder {
     flow_base: Vec<usize>,
     /// Number of extra series of each flow (asked once: it is a virtual call).
     flow_extra: Vec<usize>,
+    /// Whether any flow has extra series.
+    any_extra: bool,
     extra_buf: Vec<f64>,
     /// The sources' first value in `row`.
     traffic_base: usize,
@@ -138,6 +140,7 @@ impl Recorder {
             since_recorded: 0,
             link_dirs,
             flow_base,
+            any_extra: flow_extra.iter().any(|&e| e != 0),
             flow_extra,
             extra_buf: Vec::new(),
             traffic_base,
@@ -192,6 +195,8 @@ impl Recorder {
         } else {
             // Only the touched flows and those that received data, in order.
             let log = &mut self.values.flows;
+            // Asked once per sample rather than per record: most runs' algorithms have no extra metrics.
+            let any_extra = self.any_extra;
             let (words, []) = self.flags.as_chunks_mut::<64>() else { unreachable!("whole words") };
             for (w, word) in words.iter_mut().enumerate() {
                 let (whole, mut bits) = take_word(word);
@@ -206,7 +211,7 @@ impl Recorder {
                     let last_bits = &mut self.last_flow_bits[i];
                     if whole & 1 << b != 0 {
                         log.append(&read_standard(&flows[i], last_bits, dt));
-                        let extra = self.flow_extra[i];
+                        let extra = if any_extra { self.flow_extra[i] } else { 0 };
                         if extra != 0 {
                             read_extra(&flows[i], extra, &mut self.extra_buf);
                             log.append(&self.extra_buf);
