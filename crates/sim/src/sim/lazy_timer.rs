@@ -30,19 +30,19 @@ pub enum Fired {
     Stale,
 }
 
+/// An `arm_at` timer with no event pending: later than any deadline, so that arming is one comparison
+/// (the RTO is armed after every event that changes a sender).
+pub const UNSCHEDULED: Time = Time::MAX;
+
 /// Arms a timer whose deadline may also move earlier while its event is pending (the RTO: ns-2 restarts
 /// the timer only on the first partial ACK, and its estimate can shrink; the pacer, when the rate rises):
-/// `scheduled` is when the pending event fires. A deadline before it schedules one more event; the later
-/// one then finds itself stale.
+/// `scheduled` is when the pending event fires, `UNSCHEDULED` if none is. A deadline before it schedules
+/// one more event; the later one then finds itself stale.
 #[inline]
-pub fn arm_at(scheduled: &mut Option<Time>, deadline: Option<Time>) -> Option<Time> {
-    match (deadline, *scheduled) {
-        (Some(t), None) => {
-            *scheduled = Some(t);
-            Some(t)
-        }
-        (Some(t), Some(s)) if t < s => {
-            *scheduled = Some(t);
+pub fn arm_at(scheduled: &mut Time, deadline: Option<Time>) -> Option<Time> {
+    match deadline {
+        Some(t) if t < *scheduled => {
+            *scheduled = t;
             Some(t)
         }
         _ => None,
@@ -51,15 +51,15 @@ pub fn arm_at(scheduled: &mut Option<Time>, deadline: Option<Time>) -> Option<Ti
 
 /// `fire` for `arm_at` timers.
 #[inline]
-pub fn fire_at(scheduled: &mut Option<Time>, deadline: Option<Time>, now: Time) -> Fired {
-    if *scheduled != Some(now) {
+pub fn fire_at(scheduled: &mut Time, deadline: Option<Time>, now: Time) -> Fired {
+    if *scheduled != now {
         return Fired::Stale;
     }
-    *scheduled = None;
+    *scheduled = UNSCHEDULED;
     match deadline {
         None => Fired::Cleared,
         Some(t) if t > now => {
-            *scheduled = Some(t);
+            *scheduled = t;
             Fired::Later(t)
         }
         Some(_) => Fired::Due,
@@ -72,7 +72,7 @@ mod tests {
 
     #[test]
     fn a_deadline_moved_earlier_fires_at_the_earlier_time() {
-        let mut at = None;
+        let mut at = UNSCHEDULED;
         assert_eq!(arm_at(&mut at, Some(3_000)), Some(3_000));
         assert_eq!(arm_at(&mut at, Some(4_000)), None, "later: the pending event re-arms itself");
         assert_eq!(arm_at(&mut at, Some(700)), Some(700), "earlier: one more event");

@@ -17,14 +17,13 @@ pub struct Pacer {
     /// When the sender is held back by pacing alone (window and data would allow a packet): the time it
     /// wants to be woken. None when nothing waits on the pacer.
     pub wakeup: Option<Time>,
-    /// A pacing event for this flow is in the event queue.
-    /// When the pending wake-up event fires (`lazy_timer::arm_at`).
-    pub event_at: Option<Time>,
+    /// When the pending wake-up event fires (`lazy_timer::arm_at`), `Time::MAX` while none is pending.
+    pub event_at: Time,
 }
 
 impl Pacer {
     pub fn new(packet_bytes: u32) -> Pacer {
-        Pacer { packet_bits: packet_bytes as f64 * 8.0, next_send: 0, wakeup: None, event_at: None }
+        Pacer { packet_bits: packet_bytes as f64 * 8.0, next_send: 0, wakeup: None, event_at: Time::MAX }
     }
 
     /// Whether a packet may leave now.

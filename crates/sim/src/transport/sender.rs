@@ -98,8 +98,8 @@ pub struct Sender {
     /// SACK recovery state (Sack1 and FastModule modes).
     sk: Option<Box<SackSender>>,
     pub rto_deadline: Option<Time>,
-    /// When the pending RTO event fires (`lazy_timer::arm_at`).
-    pub rto_event_at: Option<Time>,
+    /// When the pending RTO event fires (`lazy_timer::arm_at`), `Time::MAX` while none is pending.
+    pub rto_event_at: Time,
     /// Packets the simulation must transmit, filled by every call below and emptied by the simulation
     /// right after. Usually one or two; it starts with room for four: at 64 its 2 KiB buffer spread a
     /// thousand flows' heap state over four times as many pages.
@@ -195,7 +195,7 @@ impl Sender {
             sack_enabled: sack,
             sk: matches!(mode, Mode::Sack1 | Mode::Fast).then(|| Box::new(SackSender::default())),
             rto_deadline: None,
-            rto_event_at: None,
+            rto_event_at: Time::MAX,
             txq: Vec::with_capacity(4),
             first_sent: SeqRing::default(),
             rate: cc.wants_rate_samples().then(|| Box::new(RateSampler::new())),
