@@ -34,8 +34,11 @@ pub struct Fast {
     alpha: f64,
     beta: f64,
     gamma: f64,
-    /// The module's cadence (`ns2_cadence.rs`); None runs one update per round (`cadence = "round"`).
-    module: Option<ModuleClock>,
+    /// Whether the module's cadence runs (`cadence = "ns2"`); false runs one update per round.
+    ns2: bool,
+    /// The module's clock (`ns2_cadence.rs`). Always there, unused at the round cadence, so that neither
+    /// an ACK nor a send at the module's cadence tests for it.
+    module: ModuleClock,
     every_other: bool,
     min_interval: Time,
     /// `min_interval` in seconds, for the pacing of increases: converted once, not on every ACK.
@@ -84,7 +87,8 @@ impl Fast {
             alpha: p.num("alpha"),
             beta: p.num("beta"),
             gamma: p.num("gamma"),
-            module: (p.choice("cadence") == "ns2").then(ModuleClock::default),
+            ns2: p.choice("cadence") == "ns2",
+            module: ModuleClock::default(),
             every_other: p.flag("update_every_other_rtt"),
             min_interval: from_secs(p.num("min_update_interval")),
             period: secs(from_secs(p.num("min_update_interval"))),
@@ -178,13 +182,14 @@ impl Fast {
         target = target.max(2.0);
         // At the module's cadence the detector sees the first update of each on-round, with the RTT minimum
         // of the whole period since its last look: its rule counts updates one (other) round apart.
-        let detect = match &mut self.module {
-            Some(m) if m.detected_round == Some(m.rounds) => false,
-            Some(m) => {
-                m.detected_round = Some(m.rounds);
-                true
-            }
-            None => true,
+        let m = &mut self.module;
+        let detect = if !self.ns2 {
+            true
+        } else if m.detected_round == Some(m.rounds) {
+            false
+        } else {
+            m.detected_round = Some(m.rounds);
+            true
         };
         if let (Some(det), true) = (&mut self.reroute, detect) {
             if det.after_update(w, target, base, avg, self.period_min_rtt, self.alpha) {
@@ -267,18 +272,14 @@ impl Fast {
         // (docs/algorithms.md#ccafr-bypass-cadence).
         self.cwnd = w;
         self.pending_increase = 0.0;
-        if let Some(m) = &mut self.module {
-            m.increments = 0.0;
-        }
+        self.module.increments = 0.0;
         self.last_update = ack.now;
         true
     }
 
     /// An ACK at the module's cadence (tcp-fast.cc recv -> fast_est -> fast_cc).
     fn on_ack_ns2(&mut self, ack: &AckEvent) {
-        // The clock is borrowed twice rather than moved out and back: it is large enough for the moves
-        // to be two copies per ACK.
-        let Some(m) = &mut self.module else { return };
+        let m = &mut self.module;
         // fast_est: newack() has cleared dupacks_, so the flight is t_seqno_ - seqno = inflight + 1.
         let flight = as_f64(ack.inflight) + 1.0;
         m.flight = flight;
@@ -287,7 +288,7 @@ impl Fast {
         }
         // A retransmitted packet's ACK gives no sample; the module then times its round with avgRTT.
         let rtt = ack.rtt.or_else(|| self.avg_rtt.map(from_secs)).unwrap_or(0);
-        let Some(m) = &mut self.module else { return };
+        let m = &mut self.module;
         let old = m.old_flight(ack.snd_una).unwrap_or(flight);
         let round_started = m.on_ack(ack.now, rtt);
         if self.ccafr_step(ack, old, round_started) {
@@ -302,13 +303,11 @@ impl Fast {
         let pace_ok = self.base_rtt.is_some_and(|b| b >= PACE_MIN_BASE_RTT_S);
         let period = self.period;
         let avg = self.avg_rtt.unwrap_or(0.0);
-        let on_round = !self.every_other || !self.module.as_ref().is_some_and(|m| m.off_round);
+        let on_round = !self.every_other || !self.module.off_round;
         if on_round && now >= self.last_update + self.min_interval {
             self.update_at_cadence(now, old, pace_ok, avg);
         } else if pace_ok {
-            if let Some(m) = &mut self.module {
-                m.pace(&mut self.cwnd, 0, period, avg);
-            }
+            self.module.pace(&mut self.cwnd, 0, period, avg);
         }
     }
 
@@ -316,17 +315,14 @@ impl Fast {
     /// line: it runs once per update period, and the usual ACK's path must not call it but last.
     #[inline(never)]
     pub(super) fn update_at_cadence(&mut self, now: Time, old: f64, pace_ok: bool, avg: f64) {
-        if let Some(m) = &mut self.module {
-            m.increments = 0.0;
-        }
+        self.module.increments = 0.0;
         let target = self.target(old).unwrap_or(self.cwnd);
         let mut cwnd = self.cwnd;
-        match &mut self.module {
-            Some(m) if target >= cwnd && pace_ok && self.spread => {
-                let steps = (target - cwnd) as i64;
-                m.pace(&mut cwnd, steps, self.period, avg)
-            }
-            _ => cwnd = target,
+        if target >= cwnd && pace_ok && self.spread {
+            let steps = (target - cwnd) as i64;
+            self.module.pace(&mut cwnd, steps, self.period, avg)
+        } else {
+            cwnd = target;
         }
         self.cwnd = cwnd;
         self.last_update = now;
@@ -369,14 +365,13 @@ impl Fast {
             self.last_update = ack.now;
             return;
         }
-        if self.module.is_some() {
+        if self.ns2 {
             self.on_ack_ns2(ack);
         } else {
             self.on_ack_round(ack);
         }
-        self.usual_parts = self.module.is_some()
-            && self.ccafr.is_none()
-            && !matches!(self.vfast, Some((_, FilterPlacement::PerAck)));
+        self.usual_parts =
+            self.ns2 && self.ccafr.is_none() && !matches!(self.vfast, Some((_, FilterPlacement::PerAck)));
     }
 
     pub fn backlog_estimate(&self) -> f64 {
@@ -400,10 +395,13 @@ impl CongestionControl for Fast {
         self.on_ack_usual(ack)
     }
 
+    /// Only the module's cadence asks (`hears_sends`): the round cadence has nothing to record.
     fn on_send(&mut self, now: Time, seq: u64, _retransmit: bool, _inflight: u64) {
-        if let Some(m) = &mut self.module {
-            m.on_send(now, seq);
-        }
+        self.module.on_send(now, seq);
+    }
+
+    fn hears_sends(&self) -> bool {
+        self.ns2
     }
 
     fn on_handshake(&mut self, now: Time, rtt: Time) {
@@ -413,14 +411,14 @@ impl CongestionControl for Fast {
             self.base_rtt = Some(r);
         }
         self.avg_rtt = Some(r);
-        if let Some(m) = &mut self.module {
-            m.on_handshake(now, rtt);
+        if self.ns2 {
+            self.module.on_handshake(now, rtt);
         }
     }
 
     /// The module's own SACK-scoreboard recovery at its cadence; the round model keeps NewReno's.
     fn recovery(&self) -> Recovery {
-        if self.module.is_some() {
+        if self.ns2 {
             Recovery::FastModule
         } else {
             Recovery::NewReno
@@ -435,7 +433,7 @@ impl CongestionControl for Fast {
         if let Some(afr) = &mut self.ccafr {
             afr.on_loss(self.cwnd);
         }
-        if self.module.is_some() {
+        if self.ns2 {
             // slowdown(CLOSE_SSTHRESH_HALF | CLOSE_CWND_HALF) with precisionReduce_ true.
             let half = self.cwnd / 2.0;
             self.ssthresh = half.trunc().max(2.0);
@@ -462,7 +460,7 @@ impl CongestionControl for Fast {
     /// ecn() before fast_est and fast_cc). The round cadence halves as on a loss, without freezing.
     /// CCaFR (EMFAST) is not told: the paper defines it for losses only.
     fn on_ecn(&mut self, _now: Time, _inflight: u64) {
-        if self.module.is_some() {
+        if self.ns2 {
             let half = self.cwnd / 2.0;
             self.ssthresh = half.trunc().max(2.0);
             self.cwnd = half.max(1.0);
@@ -477,8 +475,7 @@ impl CongestionControl for Fast {
         if let Some(afr) = &mut self.ccafr {
             afr.on_timeout();
         }
-        self.ssthresh =
-            if self.module.is_some() { (self.cwnd / 2.0).trunc() } else { self.cwnd / 2.0 }.max(2.0);
+        self.ssthresh = if self.ns2 { (self.cwnd / 2.0).trunc() } else { self.cwnd / 2.0 }.max(2.0);
         // The module's timeout() sets cwnd_ = slowstart_ (2) and keeps any increments not yet taken.
         self.cwnd = 2.0;
         self.pending_increase = 0.0;

@@ -179,7 +179,7 @@ fn module_increases_move_one_packet_per_ack_at_most() {
 fn module_old_cwnd_is_frozen_through_recovery() {
     let mut f = fast(2.0, 20.0, &[]);
     f.cwnd = 100.0;
-    let m = f.module.as_mut().expect("ns2 cadence");
+    let m = &mut f.module;
     m.flight = 100.0;
     // Packets 0..100 left with flight 100; a loss, then packets 100..150 during recovery.
     for s in 0..100 {
@@ -194,7 +194,7 @@ fn module_old_cwnd_is_frozen_through_recovery() {
         f.on_send(k * MS, 100 + k, false, 50);
     }
     assert_eq!(f.cwnd, 50.0);
-    let m = f.module.as_mut().expect("ns2 cadence");
+    let m = &mut f.module;
     assert_eq!(m.flight, 100.0, "fast_est does not run during recovery");
     assert_eq!(m.old_flight(120), Some(100.0), "packets sent in recovery carry the pre-loss flight");
 }
@@ -263,7 +263,7 @@ fn window_arithmetic_truncates_or_carries() {
     f.avg_rtt = Some(0.1);
     f.cwnd = 10.0;
     f.target(10.0);
-    assert!(f.module.is_none(), "int_carry must not switch the round cadence to the module's");
+    assert!(!f.ns2, "int_carry must not switch the round cadence to the module's");
 }
 
 /// ECN-Echo as ns-2's TcpAgent::ecn (slowdown(CLOSE_CWND_HALF | CLOSE_SSTHRESH_HALF), precisionReduce_):

@@ -33,7 +33,7 @@ impl Fast {
         if let (Some(b), Some(a)) = (&mut self.base_rtt, &mut self.avg_rtt) {
             (*b, *a) = (base, avg);
         }
-        let Some(m) = &mut self.module else { return };
+        let m = &mut self.module;
         m.flight = flight;
         m.forget_acked(ack.snd_una);
         m.on_ack(ack.now, r);
@@ -44,7 +44,7 @@ impl Fast {
             return;
         }
         let pace_ok = base >= super::PACE_MIN_BASE_RTT_S;
-        let Some(m) = &mut self.module else { return };
+        let m = &mut self.module;
         if (!self.every_other || !m.off_round) && now >= self.last_update + self.min_interval {
             let old = m.acked_flight(ack.snd_una).unwrap_or(flight);
             return self.update_at_cadence(now, old, pace_ok, avg);
