@@ -55,9 +55,11 @@ pub struct Fast {
     packet_bits: f64,
     cwnd: f64,
     ssthresh: f64,
-    /// Seconds. None before the first sample and right after an RRFast reset.
-    base_rtt: Option<f64>,
-    avg_rtt: Option<f64>,
+    /// Seconds; NaN before the first sample and, for baseRTT, right after an RRFast reset (read them
+    /// through `known_base_rtt` and `known_avg_rtt`). Plain numbers rather than Options so that the
+    /// usual ACK, for which `usual_parts` says both are known, tests no tags.
+    base_rtt: f64,
+    avg_rtt: f64,
     /// The delay the last update used (avgRTT, or VFAST's SRTT).
     delay_used: Option<f64>,
     rounds: Rounds,
@@ -107,8 +109,8 @@ impl Fast {
             packet_bits: ctx.packet_bytes as f64 * 8.0,
             cwnd: ctx.initial_window.max(2.0),
             ssthresh: f64::INFINITY,
-            base_rtt: None,
-            avg_rtt: None,
+            base_rtt: f64::NAN,
+            avg_rtt: f64::NAN,
             delay_used: None,
             rounds: Rounds::default(),
             last_update: 0,
@@ -124,6 +126,16 @@ impl Fast {
         }
     }
 
+    /// baseRTT, if there is one.
+    fn known_base_rtt(&self) -> Option<f64> {
+        (!self.base_rtt.is_nan()).then_some(self.base_rtt)
+    }
+
+    /// avgRTT, if there is one.
+    fn known_avg_rtt(&self) -> Option<f64> {
+        (!self.avg_rtt.is_nan()).then_some(self.avg_rtt)
+    }
+
     /// One RTT sample. `weight_base` is what the EWMA weight 3/x divides: the window (round cadence) or
     /// the module's flight estimate.
     ///
@@ -131,25 +143,21 @@ impl Fast {
     /// each: they return what `min` would, as baseRTT, the period's minimum and `max_weight` (a checked
     /// parameter) are never NaN.
     fn on_sample(&mut self, rtt: f64, external_base: bool, weight_base: f64) {
-        // Written in place when set, so that the usual ACK stores no Option tags.
         if !external_base {
-            match &mut self.base_rtt {
-                Some(b) => *b = if rtt < *b { rtt } else { *b },
-                None => self.base_rtt = Some(rtt),
-            }
+            self.base_rtt = match self.known_base_rtt() {
+                Some(b) if rtt >= b => b,
+                _ => rtt,
+            };
         }
         if rtt < self.period_min_rtt {
             self.period_min_rtt = rtt;
         }
-        let avg = match (&mut self.vfast, self.avg_rtt) {
+        let avg = self.known_avg_rtt();
+        self.avg_rtt = match (&mut self.vfast, avg) {
             (Some((ewma, FilterPlacement::PerAck)), _) => ewma.update(rtt),
             (_, None) => rtt,
             (_, Some(a)) => self.ewma(a, rtt, weight_base),
         };
-        match &mut self.avg_rtt {
-            Some(a) => *a = avg,
-            None => self.avg_rtt = Some(avg),
-        }
     }
 
     /// The module's avgRTT step from `avg` with the sample `rtt`, weight min(3/`weight_base`, `max_weight`).
@@ -163,7 +171,7 @@ impl Fast {
     /// The window equation's target for this update (`fast_calc_cwnd`), or None when there is nothing to
     /// compute with, the flow sits in the dead band, or RRFast has just forgotten baseRTT.
     fn target(&mut self, w_old: f64) -> Option<f64> {
-        let (Some(base), Some(avg)) = (self.base_rtt, self.avg_rtt) else { return None };
+        let (Some(base), Some(avg)) = (self.known_base_rtt(), self.known_avg_rtt()) else { return None };
         let delay = match &mut self.vfast {
             Some((ewma, FilterPlacement::PerUpdate)) => ewma.update(avg),
             _ => avg,
@@ -195,7 +203,8 @@ impl Fast {
             if det.after_update(w, target, base, avg, self.period_min_rtt, self.alpha) {
                 // Rerouted to a longer path: forget baseRTT; the next sample defines it. This period's
                 // update is skipped (docs/algorithms.md#rrfast-reset).
-                self.base_rtt = None;
+                self.base_rtt = f64::NAN;
+                self.usual_parts = false;
                 self.period_min_rtt = f64::INFINITY;
                 return None;
             }
@@ -234,7 +243,7 @@ impl Fast {
 
     /// Whether the per-ACK start-up growth applies now.
     fn mi_now(&mut self) -> bool {
-        let queueing = match (self.avg_rtt, self.base_rtt) {
+        let queueing = match (self.known_avg_rtt(), self.known_base_rtt()) {
             (Some(a), Some(b)) => a - b,
             _ => 0.0,
         };
@@ -255,12 +264,13 @@ impl Fast {
 
     #[inline(never)]
     fn ccafr_step_active(&mut self, ack: &AckEvent, old_pif: f64, round_started: bool) -> bool {
+        let (base, avg) = (self.known_base_rtt(), self.known_avg_rtt());
         let Some(afr) = &mut self.ccafr else { return false };
         let input = AfrInput {
             now: ack.now,
             rtt: ack.rtt.map(secs),
-            base: self.base_rtt,
-            avg: self.avg_rtt,
+            base,
+            avg,
             old_pif,
             cwnd: self.cwnd,
             alpha: self.alpha,
@@ -287,7 +297,7 @@ impl Fast {
             self.on_sample(secs(r), ack.base_rtt.is_some(), flight);
         }
         // A retransmitted packet's ACK gives no sample; the module then times its round with avgRTT.
-        let rtt = ack.rtt.or_else(|| self.avg_rtt.map(from_secs)).unwrap_or(0);
+        let rtt = ack.rtt.or_else(|| self.known_avg_rtt().map(from_secs)).unwrap_or(0);
         let m = &mut self.module;
         let old = m.old_flight(ack.snd_una).unwrap_or(flight);
         let round_started = m.on_ack(ack.now, rtt);
@@ -300,9 +310,9 @@ impl Fast {
             self.last_update = now;
             return;
         }
-        let pace_ok = self.base_rtt.is_some_and(|b| b >= PACE_MIN_BASE_RTT_S);
+        let pace_ok = self.known_base_rtt().is_some_and(|b| b >= PACE_MIN_BASE_RTT_S);
         let period = self.period;
-        let avg = self.avg_rtt.unwrap_or(0.0);
+        let avg = self.known_avg_rtt().unwrap_or(0.0);
         let on_round = !self.every_other || !self.module.off_round;
         if on_round && now >= self.last_update + self.min_interval {
             self.update_at_cadence(now, old, pace_ok, avg);
@@ -358,7 +368,7 @@ impl Fast {
     #[inline(never)]
     pub(super) fn on_ack_any(&mut self, ack: &AckEvent) {
         if let Some(b) = ack.base_rtt {
-            self.base_rtt = Some(secs(b));
+            self.base_rtt = secs(b);
         }
         if ack.in_recovery {
             // Updates are frozen during recovery and the period restarts when it ends.
@@ -370,12 +380,15 @@ impl Fast {
         } else {
             self.on_ack_round(ack);
         }
-        self.usual_parts =
-            self.ns2 && self.ccafr.is_none() && !matches!(self.vfast, Some((_, FilterPlacement::PerAck)));
+        self.usual_parts = self.ns2
+            && self.ccafr.is_none()
+            && !matches!(self.vfast, Some((_, FilterPlacement::PerAck)))
+            && self.known_base_rtt().is_some()
+            && self.known_avg_rtt().is_some();
     }
 
     pub fn backlog_estimate(&self) -> f64 {
-        match (self.base_rtt, self.avg_rtt) {
+        match (self.known_base_rtt(), self.known_avg_rtt()) {
             (Some(b), Some(a)) if a > 0.0 => self.cwnd * (1.0 - b / a),
             _ => f64::NAN,
         }
@@ -407,10 +420,10 @@ impl CongestionControl for Fast {
     fn on_handshake(&mut self, now: Time, rtt: Time) {
         // The module takes its first baseRTT and avgRTT from the SYN (recv(): firstrecv_).
         let r = secs(rtt);
-        if self.base_rtt.is_none() {
-            self.base_rtt = Some(r);
+        if self.known_base_rtt().is_none() {
+            self.base_rtt = r;
         }
-        self.avg_rtt = Some(r);
+        self.avg_rtt = r;
         if self.ns2 {
             self.module.on_handshake(now, rtt);
         }
@@ -426,7 +439,7 @@ impl CongestionControl for Fast {
     }
 
     fn stale_after(&self) -> Option<Time> {
-        self.avg_rtt.map(|a| from_secs(2.0 * a))
+        self.known_avg_rtt().map(|a| from_secs(2.0 * a))
     }
 
     fn on_loss(&mut self, _loss: &LossEvent) {
@@ -495,15 +508,15 @@ impl CongestionControl for Fast {
         if !self.pacing {
             return None;
         }
-        let delay = self.avg_rtt.filter(|d| *d > 0.0)?;
+        let delay = self.known_avg_rtt().filter(|d| *d > 0.0)?;
         let gain = if self.mi { 2.0 } else { 1.0 };
         Some(gain * self.cwnd * self.packet_bits / delay)
     }
 
     fn trace(&self) -> CcTrace {
         CcTrace {
-            base_rtt: self.base_rtt.map(from_secs),
-            srtt: self.delay_used.or(self.avg_rtt).map(from_secs),
+            base_rtt: self.known_base_rtt().map(from_secs),
+            srtt: self.delay_used.or(self.known_avg_rtt()).map(from_secs),
         }
     }
 
@@ -519,7 +532,7 @@ impl CongestionControl for Fast {
 
     fn extra_values(&self, out: &mut Vec<f64>) {
         out.push(self.backlog_estimate());
-        out.push(self.avg_rtt.unwrap_or(f64::NAN));
+        out.push(self.avg_rtt);
         if let Some(d) = &self.reroute {
             out.push(if d.probing() { 1.0 } else { 0.0 });
             out.push(d.resets as f64);
