@@ -40,8 +40,10 @@ pub(super) struct ModuleClock {
 }
 
 /// The flight recorded per packet for sequence numbers `base..end`, in a power-of-two ring indexed by the
-/// sequence number itself: forgetting acknowledged packets only moves `base`, where a `VecDeque` drained
-/// them (about 45 instructions per ACK), and a new packet is one store.
+/// sequence number itself: a new packet is one store, and an ACK only notes how far it reaches (`acked`),
+/// where a `VecDeque` drained the acknowledged packets (about 45 instructions per ACK). They are forgotten
+/// when a send finds the ring full, which keeps half of it free so that this happens at most once per
+/// half a ring of sends.
 #[derive(Debug)]
 struct SentFlight {
     ring: Vec<f64>,
@@ -49,12 +51,20 @@ struct SentFlight {
     mask: usize,
     base: u64,
     end: u64,
+    /// `base + ring.len()`, the first packet that finds no room, or 0 while the record is empty: one
+    /// comparison tells `push` both. Kept up to date wherever `base`, `end` or the ring change but in
+    /// `push`, which appends within it.
+    limit: u64,
+    /// The cumulative ACK point last noted: the packets below `acked - 1` are no longer needed. ACK
+    /// points never go back, and reads (`get`) are at `acked - 1`, so forgetting later reads nothing
+    /// that forgetting at once would not.
+    acked: u64,
 }
 
 /// Starts with room, so that the first packet is no different from the others.
 impl Default for SentFlight {
     fn default() -> Self {
-        SentFlight { ring: vec![0.0; 16], mask: 15, base: 0, end: 0 }
+        SentFlight { ring: vec![0.0; 16], mask: 15, base: 0, end: 0, limit: 0, acked: 0 }
     }
 }
 
@@ -72,18 +82,27 @@ impl SentFlight {
         seq as usize & self.mask
     }
 
+    fn update_limit(&mut self) {
+        self.limit = if self.is_empty() { 0 } else { self.base + self.ring.len() as u64 };
+    }
+
     /// Appends `seq` if it is the next packet of a non-empty record with room left, the usual send;
-    /// false (nothing done) leaves every other case to `record`.
+    /// false (nothing done) leaves every other case to `record_forgetting`.
     #[inline]
     fn push(&mut self, seq: u64, value: f64) -> bool {
-        // An empty record's length minus one wraps around past any mask.
-        if seq != self.end || (self.end - self.base).wrapping_sub(1) >= self.mask as u64 {
+        if seq != self.end || seq >= self.limit {
             return false;
         }
         let Some(slot) = self.ring.get_mut(seq as usize & self.mask) else { return false };
         *slot = value;
         self.end += 1;
         true
+    }
+
+    /// A send `push` does not take: forgets what the ACKs allow, then records.
+    fn record_forgetting(&mut self, seq: u64, value: f64) {
+        self.forget_up_to(self.acked.saturating_sub(1));
+        self.record(seq, value);
     }
 
     /// Records `value` for `seq`: a new packet, a retransmission of one still held (overwritten), or a
@@ -101,7 +120,8 @@ impl SentFlight {
             self.ring[i] = value;
             return;
         }
-        let needed = (seq + 1 - self.base) as usize;
+        // Half the ring free after this packet, so that the next forgetting is half a ring away.
+        let needed = 2 * (seq + 1 - self.base) as usize;
         if needed > self.ring.len() {
             let cap = needed.max(2 * self.ring.len()).next_power_of_two();
             let mut ring = vec![0.0; cap];
@@ -117,19 +137,20 @@ impl SentFlight {
             self.ring[i] = value;
         }
         self.end = seq + 1;
+        self.update_limit();
     }
 
-    /// `seq`'s value, if it is held, forgetting every packet below it.
+    /// Notes an ACK's cumulative point `snd_una`, to forget the packets below `snd_una - 1` later.
     #[inline]
-    fn take(&mut self, seq: u64) -> Option<f64> {
-        self.forget_up_to(seq);
-        self.get(seq)
+    fn note_acked(&mut self, snd_una: u64) {
+        debug_assert!(snd_una >= self.acked, "ACK points never go back");
+        self.acked = snd_una;
     }
 
     /// Forgets every packet below `seq`, or all of them when `seq` is not yet held.
-    #[inline]
     fn forget_up_to(&mut self, seq: u64) {
         self.base = seq.max(self.base).min(self.end);
+        self.update_limit();
     }
 
     /// `seq`'s value, if it is held. One unsigned comparison tells whether it is, as an offset below
@@ -158,26 +179,25 @@ impl ModuleClock {
     #[inline(never)]
     fn on_send_unusual(&mut self, now: Time, seq: u64) {
         self.round_start.get_or_insert(now);
-        self.sent_flight.record(seq, self.flight);
+        self.sent_flight.record_forgetting(seq, self.flight);
     }
 
     /// old_cwnd for an ACK whose cumulative point is `snd_una`: the value recorded when the highest
-    /// acknowledged packet (`snd_una - 1`, ns-2's ACK number) was sent. Forgets older packets.
+    /// acknowledged packet (`snd_una - 1`, ns-2's ACK number) was sent. Older packets may be forgotten.
     pub fn old_flight(&mut self, snd_una: u64) -> Option<f64> {
-        let last = snd_una.checked_sub(1)?;
-        self.sent_flight.take(last)
+        snd_una.checked_sub(1)?;
+        self.note_acked(snd_una);
+        self.acked_flight(snd_una)
     }
 
     /// `old_flight` in two halves, for the usual ACK that needs the value only when it updates: this one
-    /// forgets...
+    /// notes the ACK...
     #[inline]
-    pub fn forget_acked(&mut self, snd_una: u64) {
-        // With `snd_una` 0 nothing is acknowledged, and forgetting up to packet 0 forgets nothing.
-        self.sent_flight.forget_up_to(snd_una.saturating_sub(1));
+    pub fn note_acked(&mut self, snd_una: u64) {
+        self.sent_flight.note_acked(snd_una);
     }
 
-    /// ...and this one, called on the same ACK, reads what `old_flight` would have returned: the acked
-    /// packet is still held if it was, as forgetting stops there.
+    /// ...and this one, called on the same ACK, reads what `old_flight` would have returned.
     /// Always inline: a call here would make the usual ACK's path save registers.
     #[inline(always)]
     pub fn acked_flight(&self, snd_una: u64) -> Option<f64> {
@@ -328,7 +348,8 @@ mod tests {
     }
 
     /// The ring against the `VecDeque` it replaced, over sends in order, retransmissions, go-back-N
-    /// gaps, ACKs of any reach and the ring's growth and wrap-around.
+    /// gaps, ACKs of any reach short of packets not yet sent (never going back), and the ring's growth
+    /// and wrap-around: every packet an ACK may still ask about holds the deque's value.
     #[test]
     fn the_ring_holds_what_a_deque_would() {
         use std::collections::VecDeque;
@@ -336,6 +357,7 @@ mod tests {
         let mut ring = SentFlight::default();
         let mut rng = 0x2545_f491_4f6c_dd1du64;
         let mut next = 1000u64;
+        let mut acked = 0u64;
         for step in 0..200_000 {
             rng ^= rng << 13;
             rng ^= rng >> 7;
@@ -363,22 +385,24 @@ mod tests {
                         }
                     }
                     if !ring.push(seq, value) {
-                        ring.record(seq, value);
+                        ring.record_forgetting(seq, value);
                     }
                 }
                 _ => {
-                    let last = (base + rng / 16 % 64).saturating_sub(8);
+                    let last = (base + rng / 16 % 64).saturating_sub(8).max(acked).min(next - 1);
+                    acked = last;
                     let expected = last.checked_sub(base).and_then(|i| deque.get(i as usize).copied());
                     let drop = last.saturating_sub(base).min(deque.len() as u64);
                     deque.drain(..drop as usize);
                     base += drop;
-                    assert_eq!(ring.take(last), expected, "step {step}");
+                    ring.note_acked(last + 1);
+                    assert_eq!(ring.get(last), expected, "step {step}");
                 }
             }
-            assert_eq!(
-                (ring.len(), ring.base),
-                (deque.len() as u64, if deque.is_empty() { ring.base } else { base })
-            );
+            for s in base.max(acked)..base + deque.len() as u64 {
+                assert_eq!(ring.get(s), deque.get((s - base) as usize).copied(), "step {step}, packet {s}");
+            }
+            assert!(ring.len() <= ring.mask as u64 + 1);
         }
     }
 }

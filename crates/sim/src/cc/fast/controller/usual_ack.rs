@@ -34,7 +34,7 @@ impl Fast {
         (self.base_rtt, self.avg_rtt) = (base, avg);
         let m = &mut self.module;
         m.flight = flight;
-        m.forget_acked(ack.snd_una);
+        m.note_acked(ack.snd_una);
         m.on_ack(ack.now, r);
         let now = ack.now;
         if self.mi_now() {
