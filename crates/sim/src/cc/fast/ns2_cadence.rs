@@ -224,14 +224,17 @@ impl ModuleClock {
     /// one that is due. `period` and `avg_rtt` in seconds.
     #[inline]
     pub fn pace(&mut self, cwnd: &mut f64, steps: i64, period: f64, avg_rtt: f64) {
-        // Most ACKs schedule nothing and find nothing scheduled: they only count themselves.
-        if steps < 1 && self.increments == 0.0 && avg_rtt != 0.0 {
-            self.acks_since_step = self.acks_since_step.wrapping_add(1);
+        // Most ACKs schedule nothing and find nothing scheduled: nothing to do. `pace_steps` would count
+        // them in `acks_since_step`, but that count is read only while increments are scheduled, and
+        // scheduling restarts it.
+        if steps < 1 && self.increments == 0.0 {
             return;
         }
         self.pace_steps(cwnd, steps, period, avg_rtt);
     }
 
+    /// Out of line: inlined, it would make the usual ACK's path save registers.
+    #[inline(never)]
     fn pace_steps(&mut self, cwnd: &mut f64, steps: i64, period: f64, avg_rtt: f64) {
         if avg_rtt == 0.0 {
             return;
