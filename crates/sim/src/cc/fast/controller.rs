@@ -64,6 +64,9 @@ pub struct Fast {
     delay_used: Option<f64>,
     rounds: Rounds,
     last_update: Time,
+    /// `last_update + min_interval`, the earliest the module's cadence updates again: kept with
+    /// `last_update` so that an ACK does not add them.
+    next_update: Time,
     mi: bool,
     pending_increase: f64,
     increase_per_ack: f64,
@@ -90,7 +93,7 @@ impl Fast {
             beta: p.num("beta"),
             gamma: p.num("gamma"),
             ns2: p.choice("cadence") == "ns2",
-            module: ModuleClock::default(),
+            module: ModuleClock::new(!p.flag("update_every_other_rtt")),
             every_other: p.flag("update_every_other_rtt"),
             min_interval: from_secs(p.num("min_update_interval")),
             period: secs(from_secs(p.num("min_update_interval"))),
@@ -114,6 +117,7 @@ impl Fast {
             delay_used: None,
             rounds: Rounds::default(),
             last_update: 0,
+            next_update: from_secs(p.num("min_update_interval")),
             mi: true,
             pending_increase: 0.0,
             increase_per_ack: 0.0,
@@ -166,6 +170,12 @@ impl Fast {
         let w = 3.0 / weight_base;
         let w = if w < self.max_weight { w } else { self.max_weight };
         (1.0 - w) * avg + w * rtt
+    }
+
+    /// Records that the window changed at `now` in a way that restarts the update period.
+    fn mark_update(&mut self, now: Time) {
+        self.last_update = now;
+        self.next_update = now + self.min_interval;
     }
 
     /// The window equation's target for this update (`fast_calc_cwnd`), or None when there is nothing to
@@ -283,7 +293,7 @@ impl Fast {
         self.cwnd = w;
         self.pending_increase = 0.0;
         self.module.increments = 0.0;
-        self.last_update = ack.now;
+        self.mark_update(ack.now);
         true
     }
 
@@ -307,14 +317,13 @@ impl Fast {
         let now = ack.now;
         if self.mi_now() {
             self.cwnd += 1.0;
-            self.last_update = now;
+            self.mark_update(now);
             return;
         }
         let pace_ok = self.known_base_rtt().is_some_and(|b| b >= PACE_MIN_BASE_RTT_S);
         let period = self.period;
         let avg = self.known_avg_rtt().unwrap_or(0.0);
-        let on_round = !self.every_other || !self.module.off_round;
-        if on_round && now >= self.last_update + self.min_interval {
+        if !self.module.off_round && now >= self.next_update {
             self.update_at_cadence(now, old, pace_ok, avg);
         } else if pace_ok {
             self.module.pace(&mut self.cwnd, 0, period, avg);
@@ -335,7 +344,7 @@ impl Fast {
             cwnd = target;
         }
         self.cwnd = cwnd;
-        self.last_update = now;
+        self.mark_update(now);
     }
 
     /// An ACK at the round cadence: one update per (other) round counted in sequence numbers.
@@ -359,7 +368,7 @@ impl Fast {
             let due = !self.every_other || self.rounds.count.is_multiple_of(2);
             if due && !self.mi && ack.now.saturating_sub(self.last_update) >= self.min_interval {
                 self.update(ack.inflight_at_send as f64);
-                self.last_update = ack.now;
+                self.mark_update(ack.now);
             }
         }
     }
@@ -372,7 +381,7 @@ impl Fast {
         }
         if ack.in_recovery {
             // Updates are frozen during recovery and the period restarts when it ends.
-            self.last_update = ack.now;
+            self.mark_update(ack.now);
             return;
         }
         if self.ns2 {
@@ -460,7 +469,7 @@ impl CongestionControl for Fast {
     }
 
     fn on_recovery_exit(&mut self, now: Time, _inflight: u64) {
-        self.last_update = now;
+        self.mark_update(now);
         if let Some(afr) = &mut self.ccafr {
             afr.on_recovery_exit(now, self.cwnd);
         }
@@ -493,7 +502,7 @@ impl CongestionControl for Fast {
         self.cwnd = 2.0;
         self.pending_increase = 0.0;
         self.mi = true;
-        self.last_update = now;
+        self.mark_update(now);
     }
 
     fn paces(&self) -> bool {

@@ -20,8 +20,11 @@ pub(super) const PACE_MIN_BASE_RTT_S: f64 = 0.004;
 pub(super) struct ModuleClock {
     /// `fast_calc_cwnd_end`: when the current round began (None until the first packet or the SYN left).
     pub round_start: Option<Time>,
-    /// `on_first_rtt_`: updates run in this round. Starts true; the first round boundary turns it off.
+    /// `!on_first_rtt_`: no updates run in this round. Starts false; each round boundary flips it, unless
+    /// updates run in every round (`every_round`), so that an ACK tests one flag.
     pub off_round: bool,
+    /// Updates run in every round (`update_every_other_rtt = false`): no round is off.
+    pub every_round: bool,
     acks_this_round: u32,
     /// Rounds begun so far; RRFast's detector runs at most once per round (its rule counts updates of
     /// the per-round kind).
@@ -166,6 +169,11 @@ impl SentFlight {
 }
 
 impl ModuleClock {
+    /// A clock for updates in every round or, with `every_round` false (the module's), every other.
+    pub fn new(every_round: bool) -> Self {
+        ModuleClock { every_round, ..ModuleClock::default() }
+    }
+
     /// A packet left: remember the flight estimate it carries (`cwnd_array_[seqno]` in `output()`).
     pub fn on_send(&mut self, now: Time, seq: u64) {
         if !self.sent_flight.push(seq, self.flight) {
@@ -213,7 +221,7 @@ impl ModuleClock {
             self.round_start = Some(now);
             self.acks_last_round = self.acks_this_round;
             self.acks_this_round = 0;
-            self.off_round = !self.off_round;
+            self.off_round = !self.off_round && !self.every_round;
             self.rounds += 1;
         }
         self.acks_this_round += 1;

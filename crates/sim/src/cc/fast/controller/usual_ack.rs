@@ -39,12 +39,12 @@ impl Fast {
         let now = ack.now;
         if self.mi_now() {
             self.cwnd += 1.0;
-            self.last_update = now;
+            self.mark_update(now);
             return;
         }
         let pace_ok = base >= super::PACE_MIN_BASE_RTT_S;
         let m = &mut self.module;
-        if (!self.every_other || !m.off_round) && now >= self.last_update + self.min_interval {
+        if !m.off_round && now >= self.next_update {
             let old = m.acked_flight(ack.snd_una).unwrap_or(flight);
             return self.update_at_cadence(now, old, pace_ok, avg);
         }
