@@ -257,6 +257,13 @@ impl Fast {
             (Some(a), Some(b)) => a - b,
             _ => 0.0,
         };
+        self.mi_at(queueing)
+    }
+
+    /// `mi_now` with the queueing delay given: the usual ACK knows both estimates, and computes it
+    /// without `mi_now`'s test of them.
+    #[inline(always)]
+    fn mi_at(&mut self, queueing: f64) -> bool {
         if self.mi_reentry {
             self.mi = queueing < self.mi_threshold;
         } else if self.mi && queueing >= self.mi_threshold {

@@ -37,7 +37,7 @@ impl Fast {
         m.note_acked(ack.snd_una);
         m.on_ack(ack.now, r);
         let now = ack.now;
-        if self.mi_now() {
+        if self.mi_at(avg - base) {
             self.cwnd += 1.0;
             self.mark_update(now);
             return;
