@@ -18,8 +18,10 @@ pub(super) const PACE_MIN_BASE_RTT_S: f64 = 0.004;
 
 #[derive(Debug, Default)]
 pub(super) struct ModuleClock {
-    /// `fast_calc_cwnd_end`: when the current round began (None until the first packet or the SYN left).
-    pub round_start: Option<Time>,
+    /// `fast_calc_cwnd_end`: when the current round began, once `round_started` (the first packet or the
+    /// SYN left). Apart from its flag, so that `on_ack_in_round` reads it without testing a tag.
+    round_start: Time,
+    round_started: bool,
     /// `!on_first_rtt_`: no updates run in this round. Starts false; each round boundary flips it, unless
     /// updates run in every round (`every_round`), so that an ACK tests one flag.
     pub off_round: bool,
@@ -186,7 +188,7 @@ impl ModuleClock {
     #[cold]
     #[inline(never)]
     fn on_send_unusual(&mut self, now: Time, seq: u64) {
-        self.round_start.get_or_insert(now);
+        self.start_round_unless_started(now);
         self.sent_flight.record_forgetting(seq, self.flight);
     }
 
@@ -213,12 +215,25 @@ impl ModuleClock {
         self.sent_flight.get(last)
     }
 
+    fn start_round_unless_started(&mut self, now: Time) {
+        if !self.round_started {
+            self.round_start = now;
+            self.round_started = true;
+        }
+    }
+
     /// Counts this ACK into its round; returns true when it began a new round (flipping on/off).
     pub fn on_ack(&mut self, now: Time, rtt: Time) -> bool {
-        let start = *self.round_start.get_or_insert(now);
-        let new_round = start + rtt < now;
+        self.start_round_unless_started(now);
+        self.on_ack_in_round(now, rtt)
+    }
+
+    /// `on_ack` once the first round has started, as it has for the usual ACK.
+    #[inline(always)]
+    pub fn on_ack_in_round(&mut self, now: Time, rtt: Time) -> bool {
+        let new_round = self.round_start + rtt < now;
         if new_round {
-            self.round_start = Some(now);
+            self.round_start = now;
             self.acks_last_round = self.acks_this_round;
             self.acks_this_round = 0;
             self.off_round = !self.off_round && !self.every_round;
@@ -279,7 +294,8 @@ impl ModuleClock {
 
     /// The SYN was acknowledged `rtt` after it left: that ACK opens the first round and is counted in it.
     pub fn on_handshake(&mut self, now: Time, rtt: Time) {
-        self.round_start = Some(now.saturating_sub(rtt));
+        self.round_start = now.saturating_sub(rtt);
+        self.round_started = true;
         self.acks_this_round += 1;
         // t_seqno_ - seqno after the SYN's ACK: the SYN alone was out.
         self.flight = 1.0;

@@ -35,7 +35,8 @@ impl Fast {
         let m = &mut self.module;
         m.flight = flight;
         m.note_acked(ack.snd_una);
-        m.on_ack(ack.now, r);
+        // An earlier ACK took the general path, which `usual_parts` needs: the round has started.
+        m.on_ack_in_round(ack.now, r);
         let now = ack.now;
         if self.mi_at(avg - base) {
             self.cwnd += 1.0;
