@@ -243,6 +243,13 @@ impl ModuleClock {
         new_round
     }
 
+    /// Whether increments wait to be taken. They are whole packets, never negative, so the test is one
+    /// comparison.
+    #[inline(always)]
+    pub fn increments_scheduled(&self) -> bool {
+        self.increments > 0.0
+    }
+
     /// `fast_pace`: schedules `steps` more whole-packet increases (0: just count this ACK) and takes the
     /// one that is due. `period` and `avg_rtt` in seconds.
     #[inline]
@@ -250,7 +257,7 @@ impl ModuleClock {
         // Most ACKs schedule nothing and find nothing scheduled: nothing to do. `pace_steps` would count
         // them in `acks_since_step`, but that count is read only while increments are scheduled, and
         // scheduling restarts it.
-        if steps < 1 && self.increments == 0.0 {
+        if steps < 1 && !self.increments_scheduled() {
             return;
         }
         self.pace_steps(cwnd, steps, period, avg_rtt);

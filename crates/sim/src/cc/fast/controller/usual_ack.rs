@@ -49,7 +49,8 @@ impl Fast {
             let old = m.acked_flight(ack.snd_una).unwrap_or(flight);
             return self.update_at_cadence(now, old, pace_ok, avg);
         }
-        if pace_ok {
+        // Most ACKs find no increment scheduled: nothing to pace.
+        if m.increments_scheduled() && pace_ok {
             m.pace(&mut self.cwnd, 0, self.period, avg);
         }
     }
