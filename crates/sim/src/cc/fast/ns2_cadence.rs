@@ -233,14 +233,21 @@ impl ModuleClock {
     pub fn on_ack_in_round(&mut self, now: Time, rtt: Time) -> bool {
         let new_round = self.round_start + rtt < now;
         if new_round {
-            self.round_start = now;
-            self.acks_last_round = self.acks_this_round;
-            self.acks_this_round = 0;
-            self.off_round = !self.off_round && !self.every_round;
-            self.rounds += 1;
+            self.start_new_round(now);
+        } else {
+            self.acks_this_round += 1;
         }
-        self.acks_this_round += 1;
         new_round
+    }
+
+    /// A round boundary: this ACK is the new round's first.
+    #[inline(always)]
+    fn start_new_round(&mut self, now: Time) {
+        self.round_start = now;
+        self.acks_last_round = self.acks_this_round;
+        self.acks_this_round = 1;
+        self.off_round = !self.off_round && !self.every_round;
+        self.rounds += 1;
     }
 
     /// Whether increments wait to be taken. They are whole packets, never negative, so the test is one
