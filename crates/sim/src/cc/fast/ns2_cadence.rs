@@ -250,11 +250,12 @@ impl ModuleClock {
         self.rounds += 1;
     }
 
-    /// Whether increments wait to be taken. They are whole packets, never negative, so the test is one
-    /// comparison.
+    /// Whether increments wait to be taken. They are whole packets, set to +0.0 or reduced to it by
+    /// subtracting themselves (which gives +0.0), never negative: none is the bits of +0.0, which one
+    /// integer comparison with memory tells.
     #[inline(always)]
     pub fn increments_scheduled(&self) -> bool {
-        self.increments > 0.0
+        self.increments.to_bits() != 0
     }
 
     /// `fast_pace`: schedules `steps` more whole-packet increases (0: just count this ACK) and takes the
