@@ -34,8 +34,11 @@ pub struct Fast {
     alpha: f64,
     beta: f64,
     gamma: f64,
-    /// The module's cadence (`ns2_cadence.rs`); None runs one update per round (`cadence = "round"`).
-    module: Option<ModuleClock>,
+    /// Whether the module's cadence runs (`cadence = "ns2"`); false runs one update per round.
+    ns2: bool,
+    /// The module's clock (`ns2_cadence.rs`). Always there, unused at the round cadence, so that neither
+    /// an ACK nor a send at the module's cadence tests for it.
+    module: ModuleClock,
     every_other: bool,
     min_interval: Time,
     /// `min_interval` in seconds, for the pacing of increases: converted once, not on every ACK.
@@ -52,13 +55,18 @@ pub struct Fast {
     packet_bits: f64,
     cwnd: f64,
     ssthresh: f64,
-    /// Seconds. None before the first sample and right after an RRFast reset.
-    base_rtt: Option<f64>,
-    avg_rtt: Option<f64>,
+    /// Seconds; NaN before the first sample and, for baseRTT, right after an RRFast reset (read them
+    /// through `known_base_rtt` and `known_avg_rtt`). Plain numbers rather than Options so that the
+    /// usual ACK, for which `usual_parts` says both are known, tests no tags.
+    base_rtt: f64,
+    avg_rtt: f64,
     /// The delay the last update used (avgRTT, or VFAST's SRTT).
     delay_used: Option<f64>,
     rounds: Rounds,
     last_update: Time,
+    /// `last_update + min_interval`, the earliest the module's cadence updates again: kept with
+    /// `last_update` so that an ACK does not add them.
+    next_update: Time,
     mi: bool,
     pending_increase: f64,
     increase_per_ack: f64,
@@ -84,7 +92,8 @@ impl Fast {
             alpha: p.num("alpha"),
             beta: p.num("beta"),
             gamma: p.num("gamma"),
-            module: (p.choice("cadence") == "ns2").then(ModuleClock::default),
+            ns2: p.choice("cadence") == "ns2",
+            module: ModuleClock::new(!p.flag("update_every_other_rtt")),
             every_other: p.flag("update_every_other_rtt"),
             min_interval: from_secs(p.num("min_update_interval")),
             period: secs(from_secs(p.num("min_update_interval"))),
@@ -103,11 +112,12 @@ impl Fast {
             packet_bits: ctx.packet_bytes as f64 * 8.0,
             cwnd: ctx.initial_window.max(2.0),
             ssthresh: f64::INFINITY,
-            base_rtt: None,
-            avg_rtt: None,
+            base_rtt: f64::NAN,
+            avg_rtt: f64::NAN,
             delay_used: None,
             rounds: Rounds::default(),
             last_update: 0,
+            next_update: from_secs(p.num("min_update_interval")),
             mi: true,
             pending_increase: 0.0,
             increase_per_ack: 0.0,
@@ -120,6 +130,16 @@ impl Fast {
         }
     }
 
+    /// baseRTT, if there is one.
+    fn known_base_rtt(&self) -> Option<f64> {
+        (!self.base_rtt.is_nan()).then_some(self.base_rtt)
+    }
+
+    /// avgRTT, if there is one.
+    fn known_avg_rtt(&self) -> Option<f64> {
+        (!self.avg_rtt.is_nan()).then_some(self.avg_rtt)
+    }
+
     /// One RTT sample. `weight_base` is what the EWMA weight 3/x divides: the window (round cadence) or
     /// the module's flight estimate.
     ///
@@ -127,25 +147,21 @@ impl Fast {
     /// each: they return what `min` would, as baseRTT, the period's minimum and `max_weight` (a checked
     /// parameter) are never NaN.
     fn on_sample(&mut self, rtt: f64, external_base: bool, weight_base: f64) {
-        // Written in place when set, so that the usual ACK stores no Option tags.
         if !external_base {
-            match &mut self.base_rtt {
-                Some(b) => *b = if rtt < *b { rtt } else { *b },
-                None => self.base_rtt = Some(rtt),
-            }
+            self.base_rtt = match self.known_base_rtt() {
+                Some(b) if rtt >= b => b,
+                _ => rtt,
+            };
         }
         if rtt < self.period_min_rtt {
             self.period_min_rtt = rtt;
         }
-        let avg = match (&mut self.vfast, self.avg_rtt) {
+        let avg = self.known_avg_rtt();
+        self.avg_rtt = match (&mut self.vfast, avg) {
             (Some((ewma, FilterPlacement::PerAck)), _) => ewma.update(rtt),
             (_, None) => rtt,
             (_, Some(a)) => self.ewma(a, rtt, weight_base),
         };
-        match &mut self.avg_rtt {
-            Some(a) => *a = avg,
-            None => self.avg_rtt = Some(avg),
-        }
     }
 
     /// The module's avgRTT step from `avg` with the sample `rtt`, weight min(3/`weight_base`, `max_weight`).
@@ -156,10 +172,16 @@ impl Fast {
         (1.0 - w) * avg + w * rtt
     }
 
+    /// Records that the window changed at `now` in a way that restarts the update period.
+    fn mark_update(&mut self, now: Time) {
+        self.last_update = now;
+        self.next_update = now + self.min_interval;
+    }
+
     /// The window equation's target for this update (`fast_calc_cwnd`), or None when there is nothing to
     /// compute with, the flow sits in the dead band, or RRFast has just forgotten baseRTT.
     fn target(&mut self, w_old: f64) -> Option<f64> {
-        let (Some(base), Some(avg)) = (self.base_rtt, self.avg_rtt) else { return None };
+        let (Some(base), Some(avg)) = (self.known_base_rtt(), self.known_avg_rtt()) else { return None };
         let delay = match &mut self.vfast {
             Some((ewma, FilterPlacement::PerUpdate)) => ewma.update(avg),
             _ => avg,
@@ -178,19 +200,21 @@ impl Fast {
         target = target.max(2.0);
         // At the module's cadence the detector sees the first update of each on-round, with the RTT minimum
         // of the whole period since its last look: its rule counts updates one (other) round apart.
-        let detect = match &mut self.module {
-            Some(m) if m.detected_round == Some(m.rounds) => false,
-            Some(m) => {
-                m.detected_round = Some(m.rounds);
-                true
-            }
-            None => true,
+        let m = &mut self.module;
+        let detect = if !self.ns2 {
+            true
+        } else if m.detected_round == Some(m.rounds) {
+            false
+        } else {
+            m.detected_round = Some(m.rounds);
+            true
         };
         if let (Some(det), true) = (&mut self.reroute, detect) {
             if det.after_update(w, target, base, avg, self.period_min_rtt, self.alpha) {
                 // Rerouted to a longer path: forget baseRTT; the next sample defines it. This period's
                 // update is skipped (docs/algorithms.md#rrfast-reset).
-                self.base_rtt = None;
+                self.base_rtt = f64::NAN;
+                self.usual_parts = false;
                 self.period_min_rtt = f64::INFINITY;
                 return None;
             }
@@ -229,10 +253,17 @@ impl Fast {
 
     /// Whether the per-ACK start-up growth applies now.
     fn mi_now(&mut self) -> bool {
-        let queueing = match (self.avg_rtt, self.base_rtt) {
+        let queueing = match (self.known_avg_rtt(), self.known_base_rtt()) {
             (Some(a), Some(b)) => a - b,
             _ => 0.0,
         };
+        self.mi_at(queueing)
+    }
+
+    /// `mi_now` with the queueing delay given: the usual ACK knows both estimates, and computes it
+    /// without `mi_now`'s test of them.
+    #[inline(always)]
+    fn mi_at(&mut self, queueing: f64) -> bool {
         if self.mi_reentry {
             self.mi = queueing < self.mi_threshold;
         } else if self.mi && queueing >= self.mi_threshold {
@@ -250,12 +281,13 @@ impl Fast {
 
     #[inline(never)]
     fn ccafr_step_active(&mut self, ack: &AckEvent, old_pif: f64, round_started: bool) -> bool {
+        let (base, avg) = (self.known_base_rtt(), self.known_avg_rtt());
         let Some(afr) = &mut self.ccafr else { return false };
         let input = AfrInput {
             now: ack.now,
             rtt: ack.rtt.map(secs),
-            base: self.base_rtt,
-            avg: self.avg_rtt,
+            base,
+            avg,
             old_pif,
             cwnd: self.cwnd,
             alpha: self.alpha,
@@ -267,18 +299,14 @@ impl Fast {
         // (docs/algorithms.md#ccafr-bypass-cadence).
         self.cwnd = w;
         self.pending_increase = 0.0;
-        if let Some(m) = &mut self.module {
-            m.increments = 0.0;
-        }
-        self.last_update = ack.now;
+        self.module.increments = 0.0;
+        self.mark_update(ack.now);
         true
     }
 
     /// An ACK at the module's cadence (tcp-fast.cc recv -> fast_est -> fast_cc).
     fn on_ack_ns2(&mut self, ack: &AckEvent) {
-        // The clock is borrowed twice rather than moved out and back: it is large enough for the moves
-        // to be two copies per ACK.
-        let Some(m) = &mut self.module else { return };
+        let m = &mut self.module;
         // fast_est: newack() has cleared dupacks_, so the flight is t_seqno_ - seqno = inflight + 1.
         let flight = as_f64(ack.inflight) + 1.0;
         m.flight = flight;
@@ -286,8 +314,8 @@ impl Fast {
             self.on_sample(secs(r), ack.base_rtt.is_some(), flight);
         }
         // A retransmitted packet's ACK gives no sample; the module then times its round with avgRTT.
-        let rtt = ack.rtt.or_else(|| self.avg_rtt.map(from_secs)).unwrap_or(0);
-        let Some(m) = &mut self.module else { return };
+        let rtt = ack.rtt.or_else(|| self.known_avg_rtt().map(from_secs)).unwrap_or(0);
+        let m = &mut self.module;
         let old = m.old_flight(ack.snd_una).unwrap_or(flight);
         let round_started = m.on_ack(ack.now, rtt);
         if self.ccafr_step(ack, old, round_started) {
@@ -296,19 +324,16 @@ impl Fast {
         let now = ack.now;
         if self.mi_now() {
             self.cwnd += 1.0;
-            self.last_update = now;
+            self.mark_update(now);
             return;
         }
-        let pace_ok = self.base_rtt.is_some_and(|b| b >= PACE_MIN_BASE_RTT_S);
+        let pace_ok = self.known_base_rtt().is_some_and(|b| b >= PACE_MIN_BASE_RTT_S);
         let period = self.period;
-        let avg = self.avg_rtt.unwrap_or(0.0);
-        let on_round = !self.every_other || !self.module.as_ref().is_some_and(|m| m.off_round);
-        if on_round && now >= self.last_update + self.min_interval {
+        let avg = self.known_avg_rtt().unwrap_or(0.0);
+        if !self.module.off_round && now >= self.next_update {
             self.update_at_cadence(now, old, pace_ok, avg);
         } else if pace_ok {
-            if let Some(m) = &mut self.module {
-                m.pace(&mut self.cwnd, 0, period, avg);
-            }
+            self.module.pace(&mut self.cwnd, 0, period, avg);
         }
     }
 
@@ -316,20 +341,17 @@ impl Fast {
     /// line: it runs once per update period, and the usual ACK's path must not call it but last.
     #[inline(never)]
     pub(super) fn update_at_cadence(&mut self, now: Time, old: f64, pace_ok: bool, avg: f64) {
-        if let Some(m) = &mut self.module {
-            m.increments = 0.0;
-        }
+        self.module.increments = 0.0;
         let target = self.target(old).unwrap_or(self.cwnd);
         let mut cwnd = self.cwnd;
-        match &mut self.module {
-            Some(m) if target >= cwnd && pace_ok && self.spread => {
-                let steps = (target - cwnd) as i64;
-                m.pace(&mut cwnd, steps, self.period, avg)
-            }
-            _ => cwnd = target,
+        if target >= cwnd && pace_ok && self.spread {
+            let steps = (target - cwnd) as i64;
+            self.module.pace(&mut cwnd, steps, self.period, avg)
+        } else {
+            cwnd = target;
         }
         self.cwnd = cwnd;
-        self.last_update = now;
+        self.mark_update(now);
     }
 
     /// An ACK at the round cadence: one update per (other) round counted in sequence numbers.
@@ -353,7 +375,7 @@ impl Fast {
             let due = !self.every_other || self.rounds.count.is_multiple_of(2);
             if due && !self.mi && ack.now.saturating_sub(self.last_update) >= self.min_interval {
                 self.update(ack.inflight_at_send as f64);
-                self.last_update = ack.now;
+                self.mark_update(ack.now);
             }
         }
     }
@@ -362,25 +384,27 @@ impl Fast {
     #[inline(never)]
     pub(super) fn on_ack_any(&mut self, ack: &AckEvent) {
         if let Some(b) = ack.base_rtt {
-            self.base_rtt = Some(secs(b));
+            self.base_rtt = secs(b);
         }
         if ack.in_recovery {
             // Updates are frozen during recovery and the period restarts when it ends.
-            self.last_update = ack.now;
+            self.mark_update(ack.now);
             return;
         }
-        if self.module.is_some() {
+        if self.ns2 {
             self.on_ack_ns2(ack);
         } else {
             self.on_ack_round(ack);
         }
-        self.usual_parts = self.module.is_some()
+        self.usual_parts = self.ns2
             && self.ccafr.is_none()
-            && !matches!(self.vfast, Some((_, FilterPlacement::PerAck)));
+            && !matches!(self.vfast, Some((_, FilterPlacement::PerAck)))
+            && self.known_base_rtt().is_some()
+            && self.known_avg_rtt().is_some();
     }
 
     pub fn backlog_estimate(&self) -> f64 {
-        match (self.base_rtt, self.avg_rtt) {
+        match (self.known_base_rtt(), self.known_avg_rtt()) {
             (Some(b), Some(a)) if a > 0.0 => self.cwnd * (1.0 - b / a),
             _ => f64::NAN,
         }
@@ -400,27 +424,30 @@ impl CongestionControl for Fast {
         self.on_ack_usual(ack)
     }
 
+    /// Only the module's cadence asks (`hears_sends`): the round cadence has nothing to record.
     fn on_send(&mut self, now: Time, seq: u64, _retransmit: bool, _inflight: u64) {
-        if let Some(m) = &mut self.module {
-            m.on_send(now, seq);
-        }
+        self.module.on_send(now, seq);
+    }
+
+    fn hears_sends(&self) -> bool {
+        self.ns2
     }
 
     fn on_handshake(&mut self, now: Time, rtt: Time) {
         // The module takes its first baseRTT and avgRTT from the SYN (recv(): firstrecv_).
         let r = secs(rtt);
-        if self.base_rtt.is_none() {
-            self.base_rtt = Some(r);
+        if self.known_base_rtt().is_none() {
+            self.base_rtt = r;
         }
-        self.avg_rtt = Some(r);
-        if let Some(m) = &mut self.module {
-            m.on_handshake(now, rtt);
+        self.avg_rtt = r;
+        if self.ns2 {
+            self.module.on_handshake(now, rtt);
         }
     }
 
     /// The module's own SACK-scoreboard recovery at its cadence; the round model keeps NewReno's.
     fn recovery(&self) -> Recovery {
-        if self.module.is_some() {
+        if self.ns2 {
             Recovery::FastModule
         } else {
             Recovery::NewReno
@@ -428,14 +455,14 @@ impl CongestionControl for Fast {
     }
 
     fn stale_after(&self) -> Option<Time> {
-        self.avg_rtt.map(|a| from_secs(2.0 * a))
+        self.known_avg_rtt().map(|a| from_secs(2.0 * a))
     }
 
     fn on_loss(&mut self, _loss: &LossEvent) {
         if let Some(afr) = &mut self.ccafr {
             afr.on_loss(self.cwnd);
         }
-        if self.module.is_some() {
+        if self.ns2 {
             // slowdown(CLOSE_SSTHRESH_HALF | CLOSE_CWND_HALF) with precisionReduce_ true.
             let half = self.cwnd / 2.0;
             self.ssthresh = half.trunc().max(2.0);
@@ -449,7 +476,7 @@ impl CongestionControl for Fast {
     }
 
     fn on_recovery_exit(&mut self, now: Time, _inflight: u64) {
-        self.last_update = now;
+        self.mark_update(now);
         if let Some(afr) = &mut self.ccafr {
             afr.on_recovery_exit(now, self.cwnd);
         }
@@ -462,7 +489,7 @@ impl CongestionControl for Fast {
     /// ecn() before fast_est and fast_cc). The round cadence halves as on a loss, without freezing.
     /// CCaFR (EMFAST) is not told: the paper defines it for losses only.
     fn on_ecn(&mut self, _now: Time, _inflight: u64) {
-        if self.module.is_some() {
+        if self.ns2 {
             let half = self.cwnd / 2.0;
             self.ssthresh = half.trunc().max(2.0);
             self.cwnd = half.max(1.0);
@@ -477,13 +504,12 @@ impl CongestionControl for Fast {
         if let Some(afr) = &mut self.ccafr {
             afr.on_timeout();
         }
-        self.ssthresh =
-            if self.module.is_some() { (self.cwnd / 2.0).trunc() } else { self.cwnd / 2.0 }.max(2.0);
+        self.ssthresh = if self.ns2 { (self.cwnd / 2.0).trunc() } else { self.cwnd / 2.0 }.max(2.0);
         // The module's timeout() sets cwnd_ = slowstart_ (2) and keeps any increments not yet taken.
         self.cwnd = 2.0;
         self.pending_increase = 0.0;
         self.mi = true;
-        self.last_update = now;
+        self.mark_update(now);
     }
 
     fn paces(&self) -> bool {
@@ -498,15 +524,15 @@ impl CongestionControl for Fast {
         if !self.pacing {
             return None;
         }
-        let delay = self.avg_rtt.filter(|d| *d > 0.0)?;
+        let delay = self.known_avg_rtt().filter(|d| *d > 0.0)?;
         let gain = if self.mi { 2.0 } else { 1.0 };
         Some(gain * self.cwnd * self.packet_bits / delay)
     }
 
     fn trace(&self) -> CcTrace {
         CcTrace {
-            base_rtt: self.base_rtt.map(from_secs),
-            srtt: self.delay_used.or(self.avg_rtt).map(from_secs),
+            base_rtt: self.known_base_rtt().map(from_secs),
+            srtt: self.delay_used.or(self.known_avg_rtt()).map(from_secs),
         }
     }
 
@@ -522,7 +548,7 @@ impl CongestionControl for Fast {
 
     fn extra_values(&self, out: &mut Vec<f64>) {
         out.push(self.backlog_estimate());
-        out.push(self.avg_rtt.unwrap_or(f64::NAN));
+        out.push(self.avg_rtt);
         if let Some(d) = &self.reroute {
             out.push(if d.probing() { 1.0 } else { 0.0 });
             out.push(d.resets as f64);

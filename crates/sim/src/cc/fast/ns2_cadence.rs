@@ -18,10 +18,15 @@ pub(super) const PACE_MIN_BASE_RTT_S: f64 = 0.004;
 
 #[derive(Debug, Default)]
 pub(super) struct ModuleClock {
-    /// `fast_calc_cwnd_end`: when the current round began (None until the first packet or the SYN left).
-    pub round_start: Option<Time>,
-    /// `on_first_rtt_`: updates run in this round. Starts true; the first round boundary turns it off.
+    /// `fast_calc_cwnd_end`: when the current round began, once `round_started` (the first packet or the
+    /// SYN left). Apart from its flag, so that `on_ack_in_round` reads it without testing a tag.
+    round_start: Time,
+    round_started: bool,
+    /// `!on_first_rtt_`: no updates run in this round. Starts false; each round boundary flips it, unless
+    /// updates run in every round (`every_round`), so that an ACK tests one flag.
     pub off_round: bool,
+    /// Updates run in every round (`update_every_other_rtt = false`): no round is off.
+    pub every_round: bool,
     acks_this_round: u32,
     /// Rounds begun so far; RRFast's detector runs at most once per round (its rule counts updates of
     /// the per-round kind).
@@ -40,8 +45,10 @@ pub(super) struct ModuleClock {
 }
 
 /// The flight recorded per packet for sequence numbers `base..end`, in a power-of-two ring indexed by the
-/// sequence number itself: forgetting acknowledged packets only moves `base`, where a `VecDeque` drained
-/// them (about 45 instructions per ACK), and a new packet is one store.
+/// sequence number itself: a new packet is one store, and an ACK only notes how far it reaches (`acked`),
+/// where a `VecDeque` drained the acknowledged packets (about 45 instructions per ACK). They are forgotten
+/// when a send finds the ring full, which keeps half of it free so that this happens at most once per
+/// half a ring of sends.
 #[derive(Debug)]
 struct SentFlight {
     ring: Vec<f64>,
@@ -49,12 +56,20 @@ struct SentFlight {
     mask: usize,
     base: u64,
     end: u64,
+    /// `base + ring.len()`, the first packet that finds no room, or 0 while the record is empty: one
+    /// comparison tells `push` both. Kept up to date wherever `base`, `end` or the ring change but in
+    /// `push`, which appends within it.
+    limit: u64,
+    /// The cumulative ACK point last noted: the packets below `acked - 1` are no longer needed. ACK
+    /// points never go back, and reads (`get`) are at `acked - 1`, so forgetting later reads nothing
+    /// that forgetting at once would not.
+    acked: u64,
 }
 
 /// Starts with room, so that the first packet is no different from the others.
 impl Default for SentFlight {
     fn default() -> Self {
-        SentFlight { ring: vec![0.0; 16], mask: 15, base: 0, end: 0 }
+        SentFlight { ring: vec![0.0; 16], mask: 15, base: 0, end: 0, limit: 0, acked: 0 }
     }
 }
 
@@ -72,18 +87,27 @@ impl SentFlight {
         seq as usize & self.mask
     }
 
+    fn update_limit(&mut self) {
+        self.limit = if self.is_empty() { 0 } else { self.base + self.ring.len() as u64 };
+    }
+
     /// Appends `seq` if it is the next packet of a non-empty record with room left, the usual send;
-    /// false (nothing done) leaves every other case to `record`.
+    /// false (nothing done) leaves every other case to `record_forgetting`.
     #[inline]
     fn push(&mut self, seq: u64, value: f64) -> bool {
-        // An empty record's length minus one wraps around past any mask.
-        if seq != self.end || (self.end - self.base).wrapping_sub(1) >= self.mask as u64 {
+        if seq != self.end || seq >= self.limit {
             return false;
         }
         let Some(slot) = self.ring.get_mut(seq as usize & self.mask) else { return false };
         *slot = value;
         self.end += 1;
         true
+    }
+
+    /// A send `push` does not take: forgets what the ACKs allow, then records.
+    fn record_forgetting(&mut self, seq: u64, value: f64) {
+        self.forget_up_to(self.acked.saturating_sub(1));
+        self.record(seq, value);
     }
 
     /// Records `value` for `seq`: a new packet, a retransmission of one still held (overwritten), or a
@@ -101,7 +125,8 @@ impl SentFlight {
             self.ring[i] = value;
             return;
         }
-        let needed = (seq + 1 - self.base) as usize;
+        // Half the ring free after this packet, so that the next forgetting is half a ring away.
+        let needed = 2 * (seq + 1 - self.base) as usize;
         if needed > self.ring.len() {
             let cap = needed.max(2 * self.ring.len()).next_power_of_two();
             let mut ring = vec![0.0; cap];
@@ -117,19 +142,20 @@ impl SentFlight {
             self.ring[i] = value;
         }
         self.end = seq + 1;
+        self.update_limit();
     }
 
-    /// `seq`'s value, if it is held, forgetting every packet below it.
+    /// Notes an ACK's cumulative point `snd_una`, to forget the packets below `snd_una - 1` later.
     #[inline]
-    fn take(&mut self, seq: u64) -> Option<f64> {
-        self.forget_up_to(seq);
-        self.get(seq)
+    fn note_acked(&mut self, snd_una: u64) {
+        debug_assert!(snd_una >= self.acked, "ACK points never go back");
+        self.acked = snd_una;
     }
 
     /// Forgets every packet below `seq`, or all of them when `seq` is not yet held.
-    #[inline]
     fn forget_up_to(&mut self, seq: u64) {
         self.base = seq.max(self.base).min(self.end);
+        self.update_limit();
     }
 
     /// `seq`'s value, if it is held. One unsigned comparison tells whether it is, as an offset below
@@ -145,6 +171,11 @@ impl SentFlight {
 }
 
 impl ModuleClock {
+    /// A clock for updates in every round or, with `every_round` false (the module's), every other.
+    pub fn new(every_round: bool) -> Self {
+        ModuleClock { every_round, ..ModuleClock::default() }
+    }
+
     /// A packet left: remember the flight estimate it carries (`cwnd_array_[seqno]` in `output()`).
     pub fn on_send(&mut self, now: Time, seq: u64) {
         if !self.sent_flight.push(seq, self.flight) {
@@ -157,27 +188,26 @@ impl ModuleClock {
     #[cold]
     #[inline(never)]
     fn on_send_unusual(&mut self, now: Time, seq: u64) {
-        self.round_start.get_or_insert(now);
-        self.sent_flight.record(seq, self.flight);
+        self.start_round_unless_started(now);
+        self.sent_flight.record_forgetting(seq, self.flight);
     }
 
     /// old_cwnd for an ACK whose cumulative point is `snd_una`: the value recorded when the highest
-    /// acknowledged packet (`snd_una - 1`, ns-2's ACK number) was sent. Forgets older packets.
+    /// acknowledged packet (`snd_una - 1`, ns-2's ACK number) was sent. Older packets may be forgotten.
     pub fn old_flight(&mut self, snd_una: u64) -> Option<f64> {
-        let last = snd_una.checked_sub(1)?;
-        self.sent_flight.take(last)
+        snd_una.checked_sub(1)?;
+        self.note_acked(snd_una);
+        self.acked_flight(snd_una)
     }
 
     /// `old_flight` in two halves, for the usual ACK that needs the value only when it updates: this one
-    /// forgets...
+    /// notes the ACK...
     #[inline]
-    pub fn forget_acked(&mut self, snd_una: u64) {
-        // With `snd_una` 0 nothing is acknowledged, and forgetting up to packet 0 forgets nothing.
-        self.sent_flight.forget_up_to(snd_una.saturating_sub(1));
+    pub fn note_acked(&mut self, snd_una: u64) {
+        self.sent_flight.note_acked(snd_una);
     }
 
-    /// ...and this one, called on the same ACK, reads what `old_flight` would have returned: the acked
-    /// packet is still held if it was, as forgetting stops there.
+    /// ...and this one, called on the same ACK, reads what `old_flight` would have returned.
     /// Always inline: a call here would make the usual ACK's path save registers.
     #[inline(always)]
     pub fn acked_flight(&self, snd_una: u64) -> Option<f64> {
@@ -185,33 +215,64 @@ impl ModuleClock {
         self.sent_flight.get(last)
     }
 
+    fn start_round_unless_started(&mut self, now: Time) {
+        if !self.round_started {
+            self.round_start = now;
+            self.round_started = true;
+        }
+    }
+
     /// Counts this ACK into its round; returns true when it began a new round (flipping on/off).
     pub fn on_ack(&mut self, now: Time, rtt: Time) -> bool {
-        let start = *self.round_start.get_or_insert(now);
-        let new_round = start + rtt < now;
+        self.start_round_unless_started(now);
+        self.on_ack_in_round(now, rtt)
+    }
+
+    /// `on_ack` once the first round has started, as it has for the usual ACK.
+    #[inline(always)]
+    pub fn on_ack_in_round(&mut self, now: Time, rtt: Time) -> bool {
+        let new_round = self.round_start + rtt < now;
         if new_round {
-            self.round_start = Some(now);
-            self.acks_last_round = self.acks_this_round;
-            self.acks_this_round = 0;
-            self.off_round = !self.off_round;
-            self.rounds += 1;
+            self.start_new_round(now);
+        } else {
+            self.acks_this_round += 1;
         }
-        self.acks_this_round += 1;
         new_round
+    }
+
+    /// A round boundary: this ACK is the new round's first.
+    #[inline(always)]
+    fn start_new_round(&mut self, now: Time) {
+        self.round_start = now;
+        self.acks_last_round = self.acks_this_round;
+        self.acks_this_round = 1;
+        self.off_round = !self.off_round && !self.every_round;
+        self.rounds += 1;
+    }
+
+    /// Whether increments wait to be taken. They are whole packets, set to +0.0 or reduced to it by
+    /// subtracting themselves (which gives +0.0), never negative: none is the bits of +0.0, which one
+    /// integer comparison with memory tells.
+    #[inline(always)]
+    pub fn increments_scheduled(&self) -> bool {
+        self.increments.to_bits() != 0
     }
 
     /// `fast_pace`: schedules `steps` more whole-packet increases (0: just count this ACK) and takes the
     /// one that is due. `period` and `avg_rtt` in seconds.
     #[inline]
     pub fn pace(&mut self, cwnd: &mut f64, steps: i64, period: f64, avg_rtt: f64) {
-        // Most ACKs schedule nothing and find nothing scheduled: they only count themselves.
-        if steps < 1 && self.increments == 0.0 && avg_rtt != 0.0 {
-            self.acks_since_step = self.acks_since_step.wrapping_add(1);
+        // Most ACKs schedule nothing and find nothing scheduled: nothing to do. `pace_steps` would count
+        // them in `acks_since_step`, but that count is read only while increments are scheduled, and
+        // scheduling restarts it.
+        if steps < 1 && !self.increments_scheduled() {
             return;
         }
         self.pace_steps(cwnd, steps, period, avg_rtt);
     }
 
+    /// Out of line: inlined, it would make the usual ACK's path save registers.
+    #[inline(never)]
     fn pace_steps(&mut self, cwnd: &mut f64, steps: i64, period: f64, avg_rtt: f64) {
         if avg_rtt == 0.0 {
             return;
@@ -248,7 +309,8 @@ impl ModuleClock {
 
     /// The SYN was acknowledged `rtt` after it left: that ACK opens the first round and is counted in it.
     pub fn on_handshake(&mut self, now: Time, rtt: Time) {
-        self.round_start = Some(now.saturating_sub(rtt));
+        self.round_start = now.saturating_sub(rtt);
+        self.round_started = true;
         self.acks_this_round += 1;
         // t_seqno_ - seqno after the SYN's ACK: the SYN alone was out.
         self.flight = 1.0;
@@ -328,7 +390,8 @@ mod tests {
     }
 
     /// The ring against the `VecDeque` it replaced, over sends in order, retransmissions, go-back-N
-    /// gaps, ACKs of any reach and the ring's growth and wrap-around.
+    /// gaps, ACKs of any reach short of packets not yet sent (never going back), and the ring's growth
+    /// and wrap-around: every packet an ACK may still ask about holds the deque's value.
     #[test]
     fn the_ring_holds_what_a_deque_would() {
         use std::collections::VecDeque;
@@ -336,6 +399,7 @@ mod tests {
         let mut ring = SentFlight::default();
         let mut rng = 0x2545_f491_4f6c_dd1du64;
         let mut next = 1000u64;
+        let mut acked = 0u64;
         for step in 0..200_000 {
             rng ^= rng << 13;
             rng ^= rng >> 7;
@@ -363,22 +427,24 @@ mod tests {
                         }
                     }
                     if !ring.push(seq, value) {
-                        ring.record(seq, value);
+                        ring.record_forgetting(seq, value);
                     }
                 }
                 _ => {
-                    let last = (base + rng / 16 % 64).saturating_sub(8);
+                    let last = (base + rng / 16 % 64).saturating_sub(8).max(acked).min(next - 1);
+                    acked = last;
                     let expected = last.checked_sub(base).and_then(|i| deque.get(i as usize).copied());
                     let drop = last.saturating_sub(base).min(deque.len() as u64);
                     deque.drain(..drop as usize);
                     base += drop;
-                    assert_eq!(ring.take(last), expected, "step {step}");
+                    ring.note_acked(last + 1);
+                    assert_eq!(ring.get(last), expected, "step {step}");
                 }
             }
-            assert_eq!(
-                (ring.len(), ring.base),
-                (deque.len() as u64, if deque.is_empty() { ring.base } else { base })
-            );
+            for s in base.max(acked)..base + deque.len() as u64 {
+                assert_eq!(ring.get(s), deque.get((s - base) as usize).copied(), "step {step}, packet {s}");
+            }
+            assert!(ring.len() <= ring.mask as u64 + 1);
         }
     }
 }

@@ -48,15 +48,15 @@ fn avg_rtt_weight_is_min_of_3_over_w_and_1_over_256() {
     let mut f = round_fast(10.0, 20.0, &[]);
     f.mi = false;
     f.on_ack(&ack(0, 100 * MS));
-    assert_eq!(f.avg_rtt, Some(0.1));
+    assert_eq!(f.known_avg_rtt(), Some(0.1));
     f.on_ack(&ack(1, 200 * MS));
-    assert!((f.avg_rtt.unwrap_or(0.0) - (0.1 + 0.1 / 256.0)).abs() < 1e-12);
+    assert!((f.avg_rtt - (0.1 + 0.1 / 256.0)).abs() < 1e-12);
     // Above 768 packets the weight is 3/w.
     f.cwnd = 3000.0;
-    let before = f.avg_rtt.unwrap_or(0.0);
+    let before = f.avg_rtt;
     f.on_ack(&ack(2, 200 * MS));
     let expected = before + (0.2 - before) * 3.0 / 3000.0;
-    assert!((f.avg_rtt.unwrap_or(0.0) - expected).abs() < 1e-12);
+    assert!((f.avg_rtt - expected).abs() < 1e-12);
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn loss_halves_and_freezes_timeout_restarts_from_two() {
         f.on_ack(&ev);
     }
     assert_eq!((f.cwnd, f.updates), (50.0, updates), "no update during recovery");
-    assert_eq!(f.avg_rtt, None, "no RTT samples during recovery");
+    assert_eq!(f.known_avg_rtt(), None, "no RTT samples during recovery");
     f.on_timeout(600 * MS, 50);
     assert_eq!(f.cwnd, 2.0);
     assert!(f.mi, "multiplicative increase restarts after a timeout");
@@ -140,8 +140,8 @@ fn the_update_never_more_than_doubles_the_window() {
     let mut f = round_fast(2.0, 1000.0, &[("spread_increase", ParamValue::Bool(false))]);
     f.mi = false;
     f.cwnd = 10.0;
-    f.base_rtt = Some(0.1);
-    f.avg_rtt = Some(0.1);
+    f.base_rtt = 0.1;
+    f.avg_rtt = 0.1;
     f.update(10.0);
     assert_eq!(f.cwnd, 20.0);
     f.cap_2w = false;
@@ -179,7 +179,7 @@ fn module_increases_move_one_packet_per_ack_at_most() {
 fn module_old_cwnd_is_frozen_through_recovery() {
     let mut f = fast(2.0, 20.0, &[]);
     f.cwnd = 100.0;
-    let m = f.module.as_mut().expect("ns2 cadence");
+    let m = &mut f.module;
     m.flight = 100.0;
     // Packets 0..100 left with flight 100; a loss, then packets 100..150 during recovery.
     for s in 0..100 {
@@ -194,7 +194,7 @@ fn module_old_cwnd_is_frozen_through_recovery() {
         f.on_send(k * MS, 100 + k, false, 50);
     }
     assert_eq!(f.cwnd, 50.0);
-    let m = f.module.as_mut().expect("ns2 cadence");
+    let m = &mut f.module;
     assert_eq!(m.flight, 100.0, "fast_est does not run during recovery");
     assert_eq!(m.old_flight(120), Some(100.0), "packets sent in recovery carry the pre-loss flight");
 }
@@ -202,21 +202,21 @@ fn module_old_cwnd_is_frozen_through_recovery() {
 #[test]
 fn module_mi_resumes_whenever_the_queue_empties() {
     let mut f = fast(2.0, 20.0, &[]);
-    f.base_rtt = Some(0.1);
-    f.avg_rtt = Some(0.11);
+    f.base_rtt = 0.1;
+    f.avg_rtt = 0.11;
     f.cwnd = 50.0;
     f.mi = false;
     let mut ev = ack(1000 * MS, 110 * MS);
     ev.inflight = 49;
     f.on_ack(&ev);
     assert!(!f.mi, "10 ms of queueing: no per-ACK growth");
-    f.avg_rtt = Some(0.1003);
+    f.avg_rtt = 0.1003;
     let before = f.cwnd;
     f.on_ack(&ack(1001 * MS, 100 * MS));
     assert_eq!(f.cwnd, before + 1.0, "0.3 ms < mi_threshold: one packet per ACK again");
     let mut g = round_fast(2.0, 20.0, &[]);
-    g.base_rtt = Some(0.1);
-    g.avg_rtt = Some(0.1003);
+    g.base_rtt = 0.1;
+    g.avg_rtt = 0.1003;
     g.cwnd = 50.0;
     g.mi = false;
     g.on_ack(&ack(1001 * MS, 100 * MS));
@@ -227,20 +227,20 @@ fn module_mi_resumes_whenever_the_queue_empties() {
 fn the_syn_seeds_base_and_average_rtt() {
     let mut f = fast(2.0, 20.0, &[]);
     f.on_handshake(100 * MS, 99 * MS);
-    assert_eq!((f.base_rtt, f.avg_rtt), (Some(0.099), Some(0.099)));
+    assert_eq!((f.known_base_rtt(), f.known_avg_rtt()), (Some(0.099), Some(0.099)));
     f.on_ack(&ack(200 * MS, 100 * MS));
-    assert_eq!(f.base_rtt, Some(0.099), "a data packet's longer RTT does not replace it");
+    assert_eq!(f.known_base_rtt(), Some(0.099), "a data packet's longer RTT does not replace it");
 }
 
 #[test]
 fn beta_above_alpha_opens_a_dead_band() {
     let mut f = fast(2.0, 20.0, &[("beta", ParamValue::Num(40.0))]);
     f.cwnd = 100.0;
-    f.base_rtt = Some(0.1);
+    f.base_rtt = 0.1;
     // w_old·q/avgRTT = 100·0.03/0.13 = 23 packets: inside [20, 40).
-    f.avg_rtt = Some(0.13);
+    f.avg_rtt = 0.13;
     assert_eq!(f.target(100.0), None);
-    f.avg_rtt = Some(0.2);
+    f.avg_rtt = 0.2;
     assert!(f.target(100.0).is_some(), "50 packets queued: above the band");
 }
 
@@ -248,8 +248,8 @@ fn beta_above_alpha_opens_a_dead_band() {
 fn window_arithmetic_truncates_or_carries() {
     let go = |mode: &str| {
         let mut f = fast(2.0, 0.5, &[("window_arithmetic", ParamValue::Str(mode.into()))]);
-        f.base_rtt = Some(0.1);
-        f.avg_rtt = Some(0.1);
+        f.base_rtt = 0.1;
+        f.avg_rtt = 0.1;
         f.cwnd = 10.0;
         (0..5).map(|_| f.target(10.0).unwrap_or(0.0)).collect::<Vec<_>>()
     };
@@ -259,11 +259,11 @@ fn window_arithmetic_truncates_or_carries() {
     assert_eq!(go("int_carry"), vec![10.0, 10.0, 10.0, 10.0, 11.0]);
     // The carry belongs to the equation, not to the module's cadence: the round model keeps its own.
     let mut f = round_fast(2.0, 0.5, &[("window_arithmetic", ParamValue::Str("int_carry".into()))]);
-    f.base_rtt = Some(0.1);
-    f.avg_rtt = Some(0.1);
+    f.base_rtt = 0.1;
+    f.avg_rtt = 0.1;
     f.cwnd = 10.0;
     f.target(10.0);
-    assert!(f.module.is_none(), "int_carry must not switch the round cadence to the module's");
+    assert!(!f.ns2, "int_carry must not switch the round cadence to the module's");
 }
 
 /// ECN-Echo as ns-2's TcpAgent::ecn (slowdown(CLOSE_CWND_HALF | CLOSE_SSTHRESH_HALF), precisionReduce_):
@@ -288,7 +288,7 @@ fn ecn_halves_cwnd_and_ssthresh_as_slowdown_and_freezes_nothing() {
     // Updates go on after a mark (they stop during loss recovery only).
     let updates = r.updates;
     r.mi = false;
-    r.base_rtt = Some(0.08);
+    r.base_rtt = 0.08;
     for k in 0..2000 {
         let mut ev = ack(k * MS, 80 * MS);
         ev.snd_una = k;
@@ -302,7 +302,14 @@ fn ecn_halves_cwnd_and_ssthresh_as_slowdown_and_freezes_nothing() {
 fn ack_state(f: &Fast) -> String {
     format!(
         "{:?} {:?} {:?} {} {} {} {:?} {:?}",
-        f.base_rtt, f.avg_rtt, f.cwnd, f.mi, f.last_update, f.updates, f.period_min_rtt, f.module
+        f.known_base_rtt(),
+        f.known_avg_rtt(),
+        f.cwnd,
+        f.mi,
+        f.last_update,
+        f.updates,
+        f.period_min_rtt,
+        f.module
     )
 }
 

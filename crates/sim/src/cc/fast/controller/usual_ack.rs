@@ -1,5 +1,5 @@
-//! The usual ACK at the module's cadence, on a path of its own: outside recovery, with an RTT sample and
-//! both delay estimates set, for FAST without CCaFR or a per-ACK filter (`usual_parts`). Nearly every ACK
+//! The usual ACK at the module's cadence, on a path of its own: outside recovery, with an RTT sample, for
+//! FAST without CCaFR or a per-ACK filter once both delay estimates are known (`usual_parts`). Nearly every ACK
 //! is one of these, and on this path the only calls are tail calls, so it saves and restores no
 //! registers (13 instructions per ACK in `on_ack_any`). It does exactly what `on_ack_any` would; every
 //! other ACK goes there untouched.
@@ -16,13 +16,14 @@ impl Fast {
     #[inline(always)]
     pub(super) fn on_ack_usual(&mut self, ack: &AckEvent) {
         let usual = self.usual_parts && ack.base_rtt.is_none() && !ack.in_recovery;
-        let (true, Some(r), Some(base), Some(avg)) = (usual, ack.rtt, self.base_rtt, self.avg_rtt) else {
+        let (true, Some(r)) = (usual, ack.rtt) else {
             return self.on_ack_any(ack);
         };
         if (r | ack.inflight) >= BIG {
             return self.on_ack_any(ack);
         }
-        // `on_sample` for this case, with the estimates written without their Option tags.
+        // `on_sample` for this case: `usual_parts` says both estimates are known.
+        let (base, avg) = (self.base_rtt, self.avg_rtt);
         let rtt = r as i64 as f64 / NS_PER_SEC as f64;
         let flight = ack.inflight as i64 as f64 + 1.0;
         let base = if rtt < base { rtt } else { base };
@@ -30,26 +31,26 @@ impl Fast {
         if rtt < self.period_min_rtt {
             self.period_min_rtt = rtt;
         }
-        if let (Some(b), Some(a)) = (&mut self.base_rtt, &mut self.avg_rtt) {
-            (*b, *a) = (base, avg);
-        }
-        let Some(m) = &mut self.module else { return };
+        (self.base_rtt, self.avg_rtt) = (base, avg);
+        let m = &mut self.module;
         m.flight = flight;
-        m.forget_acked(ack.snd_una);
-        m.on_ack(ack.now, r);
+        m.note_acked(ack.snd_una);
+        // An earlier ACK took the general path, which `usual_parts` needs: the round has started.
+        m.on_ack_in_round(ack.now, r);
         let now = ack.now;
-        if self.mi_now() {
+        if self.mi_at(avg - base) {
             self.cwnd += 1.0;
-            self.last_update = now;
+            self.mark_update(now);
             return;
         }
         let pace_ok = base >= super::PACE_MIN_BASE_RTT_S;
-        let Some(m) = &mut self.module else { return };
-        if (!self.every_other || !m.off_round) && now >= self.last_update + self.min_interval {
+        let m = &mut self.module;
+        if !m.off_round && now >= self.next_update {
             let old = m.acked_flight(ack.snd_una).unwrap_or(flight);
             return self.update_at_cadence(now, old, pace_ok, avg);
         }
-        if pace_ok {
+        // Most ACKs find no increment scheduled: nothing to pace.
+        if m.increments_scheduled() && pace_ok {
             m.pace(&mut self.cwnd, 0, self.period, avg);
         }
     }
