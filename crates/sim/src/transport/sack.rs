@@ -164,55 +164,35 @@ impl Sacker {
     }
 }
 
-/// Blocks sent with ACKs and not yet read by the sender, keyed by the ACK's serial number.
+/// Blocks sent with ACKs and not yet read by the sender, keyed by the ACK's serial number (the receiver
+/// numbers its ACKs: `Receiver::record_sack`).
 ///
-/// Every ACK gets a serial, but only the ACKs with blocks get an entry: most ACKs carry none, and for
-/// them recording and taking is a counter and a test.
+/// Only the ACKs with blocks get an entry: most ACKs carry none, and for them taking is a test.
 #[derive(Clone, Debug, Default)]
 pub struct SackLog {
-    /// The serial the next ACK gets.
-    next: u64,
-    /// Serials below this have been taken or passed over (ACKs lost or overtaken on the way).
-    base: u64,
-    /// The ACKs with blocks among serials base..next, in serial order.
+    /// The ACKs with blocks not yet taken, in serial order. Taking an ACK drops the entries of earlier
+    /// serials (ACKs lost or overtaken on the way), so all are above every serial taken: an ACK that
+    /// arrives after a later one was taken finds nothing, without a test of its own.
     entries: VecDeque<(u64, SackBlocks)>,
 }
 
 impl SackLog {
-    /// Records the blocks of the next ACK; returns the serial it must carry.
-    #[inline]
-    pub fn record(&mut self, b: SackBlocks) -> u64 {
-        let serial = self.record_none();
+    /// Keeps the blocks of ACK `serial`, numbered above every ACK recorded before.
+    pub fn record(&mut self, serial: u64, b: SackBlocks) {
         if b.n != 0 {
             self.entries.push_back((serial, b));
         }
-        serial
-    }
-
-    /// `record` for an ACK without blocks.
-    #[inline]
-    pub fn record_none(&mut self) -> u64 {
-        self.next += 1;
-        self.next - 1
     }
 
     /// The blocks of ACK `serial` if they are still kept, without taking them (for packet traces).
     pub fn peek(&self, serial: u64) -> Option<SackBlocks> {
-        if serial < self.base || serial >= self.next {
-            return None;
-        }
-        let found = self.entries.iter().find(|(s, _)| *s == serial);
-        Some(found.map_or_else(SackBlocks::default, |&(_, b)| b))
+        self.entries.iter().find(|(s, _)| *s == serial).map(|&(_, b)| b)
     }
 
     /// The blocks of ACK `serial`, None if it has none (most ACKs: the caller then copies no empty
     /// blocks) or is no longer kept; earlier entries (ACKs lost on the way) are dropped.
     #[inline]
     pub fn take(&mut self, serial: u64) -> Option<SackBlocks> {
-        if serial < self.base || serial >= self.next {
-            return None;
-        }
-        self.base = serial + 1;
         if self.entries.is_empty() {
             return None;
         }
@@ -518,21 +498,18 @@ mod tests {
         let mut log = SackLog::default();
         let mut b = SackBlocks::default();
         b.push(5, 6);
-        let s0 = log.record(SackBlocks::default());
-        let s1 = log.record(b);
-        assert_eq!((s0, s1), (0, 1));
+        // ACKs 0 and 3 have no blocks: no entries.
+        log.record(0, SackBlocks::default());
+        log.record(1, b);
         assert_eq!(log.take(1), Some(b));
         assert_eq!(log.take(0), None);
-        // ACKs without blocks have serials but no entries; taking a later one drops the earlier ones.
-        let s2 = log.record(b);
-        let s3 = log.record(SackBlocks::default());
-        let s4 = log.record(b);
-        assert_eq!((s2, s3, s4), (2, 3, 4));
+        log.record(2, b);
+        log.record(3, SackBlocks::default());
+        log.record(4, b);
         assert_eq!(log.peek(2), Some(b));
-        assert_eq!(log.peek(3), Some(SackBlocks::default()));
-        assert_eq!(log.peek(5), None);
+        assert_eq!(log.peek(3), None);
         assert_eq!(log.take(3), None);
-        assert_eq!(log.peek(2), None);
+        assert_eq!(log.peek(2), None, "taking a later ACK drops the earlier ones");
         assert_eq!(log.take(2), None, "passed over");
         assert_eq!(log.take(4), Some(b));
         assert!(log.entries.is_empty());
