@@ -52,7 +52,8 @@ pub struct Receiver {
 
 struct SackState {
     sacker: Sacker,
-    /// The number the next ACK gets (its serial in the flow's `SackLog`).
+    /// The number the next ACK gets when the ACKs go through no `SackLog` (`sack_blocks`); with one,
+    /// the log numbers them (`record_sack`).
     next_ack: u64,
     /// The number of the last ACK that carried blocks. Every ACK without blocks empties the `Sacker`'s
     /// memory (ns-2 does it in append_ack), so rather than touch it on each of them, the next ACK with
@@ -117,15 +118,13 @@ impl Receiver {
         self.ooo.get(i).is_some_and(|t| t != NOT_ARRIVED)
     }
 
-    /// Numbers the ACK about to be sent and records its SACK blocks in `log`, if it has any; returns
-    /// its serial and the bytes its blocks add (0, 0 without SACK). Most ACKs carry no block: everything
-    /// up to the highest packet seen has arrived, which is an empty out-of-order buffer (`ooo` ends at
-    /// `rcv_nxt` exactly when nothing above it has arrived). They cost a count and that test, inline.
+    /// Records the SACK blocks of the ACK about to be sent in `log`, which numbers it, if it has any;
+    /// returns its serial and the bytes its blocks add. Most ACKs carry no block: everything up to the
+    /// highest packet seen has arrived, which is an empty out-of-order buffer (`ooo` ends at `rcv_nxt`
+    /// exactly when nothing above it has arrived). They cost the log's count and that test.
     #[inline(always)]
     pub fn record_sack(&mut self, log: &mut SackLog) -> (u64, u32) {
-        let Some(st) = &mut self.sacker else { return (0, 0) };
-        let serial = st.next_ack;
-        st.next_ack += 1;
+        let serial = log.number();
         if self.ooo.end() <= self.rcv_nxt {
             return (serial, 0);
         }
@@ -140,8 +139,8 @@ impl Receiver {
         (serial, b.n as u32 * SACK_BLOCK_BYTES)
     }
 
-    /// The SACK blocks of the ACK about to be sent (for the last packet received), numbering it as
-    /// `record_sack` does.
+    /// The SACK blocks of the ACK about to be sent (for the last packet received), for a caller without
+    /// a `SackLog`: the receiver numbers the ACK itself.
     pub fn sack_blocks(&mut self) -> SackBlocks {
         let Some(st) = &mut self.sacker else { return SackBlocks::default() };
         let serial = st.next_ack;

@@ -164,12 +164,14 @@ impl Sacker {
     }
 }
 
-/// Blocks sent with ACKs and not yet read by the sender, keyed by the ACK's serial number (the receiver
-/// numbers its ACKs: `Receiver::record_sack`).
+/// Blocks sent with ACKs and not yet read by the sender, keyed by the ACK's serial number.
 ///
-/// Only the ACKs with blocks get an entry: most ACKs carry none, and for them taking is a test.
+/// Every ACK gets a serial, but only the ACKs with blocks get an entry: most ACKs carry none, and for
+/// them recording is a count and taking a test.
 #[derive(Clone, Debug, Default)]
 pub struct SackLog {
+    /// The serial the next ACK gets.
+    next: u64,
     /// The ACKs with blocks not yet taken, in serial order. Taking an ACK drops the entries of earlier
     /// serials (ACKs lost or overtaken on the way), so all are above every serial taken: an ACK that
     /// arrives after a later one was taken finds nothing, without a test of its own.
@@ -177,6 +179,13 @@ pub struct SackLog {
 }
 
 impl SackLog {
+    /// The serial of the next ACK.
+    #[inline(always)]
+    pub fn number(&mut self) -> u64 {
+        self.next += 1;
+        self.next - 1
+    }
+
     /// Keeps the blocks of ACK `serial`, numbered above every ACK recorded before.
     pub fn record(&mut self, serial: u64, b: SackBlocks) {
         if b.n != 0 {
@@ -499,6 +508,7 @@ mod tests {
         let mut b = SackBlocks::default();
         b.push(5, 6);
         // ACKs 0 and 3 have no blocks: no entries.
+        assert_eq!((log.number(), log.number()), (0, 1));
         log.record(0, SackBlocks::default());
         log.record(1, b);
         assert_eq!(log.take(1), Some(b));
