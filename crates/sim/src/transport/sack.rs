@@ -228,6 +228,8 @@ impl SackLog {
 /// After a burst of losses the scoreboard holds hundreds of ranges, and it is read on every ACK of the
 /// recovery, so nothing here walks all of them: the ranges' ends increase with their starts, so lookups
 /// are binary searches, and the number of packets they cover is kept up to date rather than summed.
+/// A search that mostly lands on the same range, or the next, tries those first: the next hole to
+/// resend (at or after the last one) and the ranges the cumulative ACK passed (mostly none or the first).
 #[derive(Clone, Debug, Default)]
 pub struct Scoreboard {
     /// Disjoint, sorted, non-adjacent [l, r) ranges (so both ends increase strictly).
@@ -239,6 +241,8 @@ pub struct Scoreboard {
     /// Next candidate for retransmission (ns-2 h_seqno_; None = -1).
     h_seqno: Option<u64>,
     changed: bool,
+    /// Where `next_retran` found its range last.
+    retran_at: usize,
 }
 
 impl Scoreboard {
@@ -256,6 +260,19 @@ impl Scoreboard {
     /// that can hold `seq`, and the first one above it otherwise.
     fn first_ending_above(&self, seq: u64) -> usize {
         self.ranges.partition_point(|&(_, r)| r <= seq)
+    }
+
+    /// The number of ranges `below` holds for (a prefix of them), tried at `hint` and `hint + 1` before
+    /// a binary search.
+    #[inline(always)]
+    fn partition_from(&self, hint: usize, below: impl Fn(&(u64, u64)) -> bool) -> usize {
+        let n = self.ranges.len();
+        for p in [hint, hint + 1] {
+            if p <= n && (p == 0 || below(&self.ranges[p - 1])) && (p == n || !below(&self.ranges[p])) {
+                return p;
+            }
+        }
+        self.ranges.partition_point(below)
     }
 
     fn add(&mut self, l: u64, r: u64) {
@@ -316,8 +333,8 @@ impl Scoreboard {
         if self.sack_min < snd_una {
             self.sack_min = snd_una;
             if !self.ranges.is_empty() {
-                // The ranges ending at or below sack_min are a prefix.
-                let gone = self.first_ending_above(self.sack_min);
+                // The ranges ending at or below sack_min are a prefix, mostly of none or one range.
+                let gone = self.partition_from(0, |&(_, r)| r <= snd_una);
                 for (l, r) in self.ranges.drain(..gone) {
                     self.covered -= r - l;
                 }
@@ -337,7 +354,8 @@ impl Scoreboard {
     /// `GetNextRetran`: the first hole at or above h_seqno that has SACKed data above it.
     pub fn next_retran(&mut self) -> Option<u64> {
         let mut seq = self.h_seqno.unwrap_or(0).max(self.sack_min);
-        let i = self.first_ending_above(seq);
+        let i = self.partition_from(self.retran_at, |&(_, r)| r <= seq);
+        self.retran_at = i;
         // Some range must start above the hole: the one after seq's own range if seq is covered (the
         // hole is then at that range's end), else the range found, which starts above seq.
         let &(l, r) = self.ranges.get(i)?;
@@ -361,7 +379,7 @@ impl Scoreboard {
     /// `GetNextUnacked(seq)`: the first packet at or above `seq` not SACKed (None if nothing is SACKed
     /// at or above it).
     pub fn next_unacked(&self, seq: u64) -> Option<u64> {
-        let &(l, r) = self.ranges.get(self.first_ending_above(seq))?;
+        let &(l, r) = self.ranges.get(self.partition_from(0, |&(_, r)| r <= seq))?;
         Some(if l > seq { seq } else { r })
     }
 
