@@ -243,6 +243,10 @@ pub struct Scoreboard {
     changed: bool,
     /// Where `next_retran` found its range last.
     retran_at: usize,
+    /// The blocks of the last updates by their place in the ACK, with the index of the range that held
+    /// each. An ACK's older blocks mostly repeat the previous ACK's, at the same place or one further,
+    /// and a block that range still holds changes nothing: no search for it.
+    held: [((u64, u64), usize); MAX_SACK_BLOCKS],
 }
 
 impl Scoreboard {
@@ -275,9 +279,11 @@ impl Scoreboard {
         self.ranges.partition_point(below)
     }
 
-    fn add(&mut self, l: u64, r: u64) {
+    /// Adds block [l, r); returns the index of the range that holds it (of the first range above it if
+    /// it is empty).
+    fn add(&mut self, l: u64, r: u64) -> usize {
         if r <= l {
-            return;
+            return 0;
         }
         let start = self.first_ending_at_or_above(l);
         // Most blocks after an ACK's first repeat what the scoreboard already holds.
@@ -285,7 +291,19 @@ impl Scoreboard {
         if !known {
             self.merge(start, l, r);
         }
-        // ReassemblyQueue::add moves rcv_nxt_ (sack_min) over a block starting at or below it.
+        self.sack_min_over_first();
+        start
+    }
+
+    /// Whether the range at `i` holds [l, r).
+    #[inline(always)]
+    fn holds(&self, i: usize, l: u64, r: u64) -> bool {
+        self.ranges.get(i).is_some_and(|&(a, b)| a <= l && r <= b)
+    }
+
+    /// ReassemblyQueue::add moves rcv_nxt_ (sack_min) over a block starting at or below it.
+    #[inline(always)]
+    fn sack_min_over_first(&mut self) {
         if let Some(&(a, b)) = self.ranges.first() {
             if a <= self.sack_min {
                 self.sack_min = self.sack_min.max(b);
@@ -330,19 +348,28 @@ impl Scoreboard {
     pub fn update(&mut self, snd_una: u64, blocks: &[(u64, u64)]) {
         let old_covered = self.covered;
         self.changed = false;
+        let mut gone = 0;
         if self.sack_min < snd_una {
             self.sack_min = snd_una;
             if !self.ranges.is_empty() {
                 // The ranges ending at or below sack_min are a prefix, mostly of none or one range.
-                let gone = self.partition_from(0, |&(_, r)| r <= snd_una);
+                gone = self.partition_from(0, |&(_, r)| r <= snd_una);
                 for (l, r) in self.ranges.drain(..gone) {
                     self.covered -= r - l;
                 }
                 self.changed = true;
             }
         }
-        for &(l, r) in blocks {
-            self.add(l, r);
+        let held = self.held;
+        for (k, &(l, r)) in blocks.iter().enumerate() {
+            let at = match held[k.saturating_sub(1)..=k].iter().find(|h| h.0 == (l, r)) {
+                Some(&(_, i)) if l < r && self.holds(i.wrapping_sub(gone), l, r) => {
+                    self.sack_min_over_first();
+                    i.wrapping_sub(gone)
+                }
+                _ => self.add(l, r),
+            };
+            self.held[k] = ((l, r), at);
         }
         self.changed = self.changed || old_covered != self.covered;
     }
@@ -515,6 +542,49 @@ mod tests {
                 }
                 if rand(20) == 0 {
                     sb.clear();
+                }
+            }
+        }
+    }
+
+    /// Updates with ACK-like blocks (the newest first, then the previous ACK's, as a receiver repeats
+    /// them) against the same updates each made without the blocks held from the previous update.
+    #[test]
+    fn held_blocks_change_nothing_a_full_update_would() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..200 {
+            let (mut sb, mut full) = (Scoreboard::default(), Scoreboard::default());
+            let mut una = 0;
+            let mut prev: Vec<(u64, u64)> = Vec::new();
+            for _ in 0..80 {
+                if rand(4) == 0 {
+                    una += rand(6);
+                }
+                let l = una + rand(60);
+                let mut blocks = vec![(l, l + rand(5))];
+                // The previous blocks at the same place or one further, or not at all.
+                let skip = rand(3) as usize;
+                blocks.extend(prev.iter().skip(skip.min(1)).take(MAX_SACK_BLOCKS - 1));
+                if skip == 2 {
+                    blocks.truncate(1);
+                }
+                full.held = Default::default();
+                sb.update(una, &blocks);
+                full.update(una, &blocks);
+                assert_eq!(
+                    (&sb.ranges, sb.covered, sb.sack_min, sb.changed),
+                    (&full.ranges, full.covered, full.sack_min, full.changed)
+                );
+                prev = blocks;
+                if rand(25) == 0 {
+                    sb.clear();
+                    full.clear();
                 }
             }
         }
