@@ -12,7 +12,6 @@ use crate::model::EventKind;
 use crate::net::{Packet, PacketKind};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
-use crate::transport::sack::SACK_BLOCK_BYTES;
 use crate::transport::{AckDecision, AckInput, Flow};
 
 /// The SACK blocks of the ACK a flow's receiver sends now: recorded in the flow's log; returns the serial
@@ -21,12 +20,7 @@ use crate::transport::{AckDecision, AckInput, Flow};
 #[inline(never)]
 fn record_sack(fl: &mut Flow) -> (u64, u32) {
     let Some(log) = &mut fl.sack_log else { return (0, 0) };
-    // Most ACKs carry no block: that case neither builds nor copies an empty set of blocks.
-    if fl.receiver.sack_blocks_empty() {
-        return (log.record_none(), 0);
-    }
-    let b = fl.receiver.sack_blocks();
-    (log.record(b), b.n as u32 * SACK_BLOCK_BYTES)
+    fl.receiver.record_sack(log)
 }
 
 /// What an arriving ACK packet tells its sender.

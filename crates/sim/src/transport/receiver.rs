@@ -5,7 +5,7 @@
 
 use super::delivery::{AppDelivery, NOT_ARRIVED};
 use super::deque::SeqRing;
-use super::sack::{SackBlocks, Sacker};
+use super::sack::{SackBlocks, SackLog, Sacker, SACK_BLOCK_BYTES};
 use crate::net::packet::{CE, CWR, ECE};
 use crate::time::Time;
 
@@ -52,12 +52,17 @@ pub struct Receiver {
 
 struct SackState {
     sacker: Sacker,
-    /// One past the highest sequence number received (ns-2 maxseen_ + 1), 0 before any: a count rather
-    /// than an `Option`, so that each packet updates it with a `max`. Then the last packet's number and
-    /// duplicate flag.
-    seen_end: u64,
+    /// The number the next ACK gets when the ACKs go through no `SackLog` (`sack_blocks`); with one,
+    /// the log numbers them (`record_sack`).
+    next_ack: u64,
+    /// The number of the last ACK that carried blocks. Every ACK without blocks empties the `Sacker`'s
+    /// memory (ns-2 does it in append_ack), so rather than touch it on each of them, the next ACK with
+    /// blocks empties it when an ACK came in between.
+    last_with_blocks: u64,
+    /// The last packet's number and the duplicate count before it arrived: it was a duplicate if the
+    /// count moved. Two stores per packet, where testing whether it had arrived before was a lookup.
     last_seq: u64,
-    last_dup: bool,
+    dups_before: u64,
 }
 
 impl Receiver {
@@ -84,9 +89,10 @@ impl Receiver {
     pub fn enable_sack(&mut self) {
         self.sacker = Some(Box::new(SackState {
             sacker: Sacker::default(),
-            seen_end: 0,
+            next_ack: 0,
+            last_with_blocks: u64::MAX,
             last_seq: 0,
-            last_dup: false,
+            dups_before: 0,
         }));
     }
 
@@ -98,11 +104,9 @@ impl Receiver {
     /// flow; flows without SACK skip it on one test either way.
     #[inline(always)]
     fn note_for_sack(&mut self, seq: u64) {
-        let dup = self.seen(seq);
         if let Some(st) = &mut self.sacker {
-            st.last_dup = dup;
             st.last_seq = seq;
-            st.seen_end = st.seen_end.max(seq + 1);
+            st.dups_before = self.duplicate_pkts;
         }
     }
 
@@ -114,32 +118,57 @@ impl Receiver {
         self.ooo.get(i).is_some_and(|t| t != NOT_ARRIVED)
     }
 
-    /// Whether the ACK about to be sent carries no SACK block because everything up to the highest
-    /// packet seen has arrived: the usual case. `Sacker::blocks` then only forgets its remembered
-    /// blocks, which this does too, so that `sack_blocks` need not be called.
-    #[inline]
-    pub fn sack_blocks_empty(&mut self) -> bool {
-        let Some(st) = &mut self.sacker else { return true };
-        if self.rcv_nxt < st.seen_end {
-            return false;
+    /// Records the SACK blocks of the ACK about to be sent in `log`, which numbers it, if it has any;
+    /// returns its serial and the bytes its blocks add. Most ACKs carry no block: everything up to the
+    /// highest packet seen has arrived, which is an empty out-of-order buffer (`ooo` ends at `rcv_nxt`
+    /// exactly when nothing above it has arrived). They cost the log's count and that test.
+    #[inline(always)]
+    pub fn record_sack(&mut self, log: &mut SackLog) -> (u64, u32) {
+        let serial = log.number();
+        if self.ooo.end() <= self.rcv_nxt {
+            return (serial, 0);
         }
-        st.sacker.forget();
-        true
+        self.record_blocks(serial, log)
     }
 
-    /// The SACK blocks of the ACK about to be sent (for the last packet received).
+    #[cold]
+    #[inline(never)]
+    fn record_blocks(&mut self, serial: u64, log: &mut SackLog) -> (u64, u32) {
+        let b = self.blocks_of_ack(serial);
+        log.record(serial, b);
+        (serial, b.n as u32 * SACK_BLOCK_BYTES)
+    }
+
+    /// The SACK blocks of the ACK about to be sent (for the last packet received), for a caller without
+    /// a `SackLog`: the receiver numbers the ACK itself.
     pub fn sack_blocks(&mut self) -> SackBlocks {
-        if self.sack_blocks_empty() {
+        let Some(st) = &mut self.sacker else { return SackBlocks::default() };
+        let serial = st.next_ack;
+        st.next_ack += 1;
+        if self.ooo.end() <= self.rcv_nxt {
             return SackBlocks::default();
         }
+        self.blocks_of_ack(serial)
+    }
+
+    /// The blocks of ACK `serial`, which has some: a packet above `rcv_nxt` has arrived.
+    fn blocks_of_ack(&mut self, serial: u64) -> SackBlocks {
         let Some(mut st) = self.sacker.take() else {
             return SackBlocks::default();
         };
-        // Not empty: a packet was seen (`seen_end` > 0).
-        let (cum, max_seen) = (self.rcv_nxt as i64 - 1, st.seen_end as i64 - 1);
-        let b = st
-            .sacker
-            .blocks(st.last_seq as i64, cum, max_seen, st.last_dup, |i| i >= 0 && self.seen(i as u64));
+        if st.last_with_blocks.wrapping_add(1) != serial {
+            st.sacker.forget();
+        }
+        st.last_with_blocks = serial;
+        // The highest packet seen: the buffer's last, which has arrived (it ends with the packet that
+        // extended it).
+        let mut max_seen = self.ooo.end() - 1;
+        while !self.seen(max_seen) {
+            max_seen -= 1;
+        }
+        let (cum, max_seen) = (self.rcv_nxt as i64 - 1, max_seen as i64);
+        let dup = self.duplicate_pkts != st.dups_before;
+        let b = st.sacker.blocks(st.last_seq as i64, cum, max_seen, dup, |i| i >= 0 && self.seen(i as u64));
         self.sacker = Some(st);
         b
     }

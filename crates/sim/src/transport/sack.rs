@@ -167,52 +167,41 @@ impl Sacker {
 /// Blocks sent with ACKs and not yet read by the sender, keyed by the ACK's serial number.
 ///
 /// Every ACK gets a serial, but only the ACKs with blocks get an entry: most ACKs carry none, and for
-/// them recording and taking is a counter and a test.
+/// them recording is a count and taking a test.
 #[derive(Clone, Debug, Default)]
 pub struct SackLog {
     /// The serial the next ACK gets.
     next: u64,
-    /// Serials below this have been taken or passed over (ACKs lost or overtaken on the way).
-    base: u64,
-    /// The ACKs with blocks among serials base..next, in serial order.
+    /// The ACKs with blocks not yet taken, in serial order. Taking an ACK drops the entries of earlier
+    /// serials (ACKs lost or overtaken on the way), so all are above every serial taken: an ACK that
+    /// arrives after a later one was taken finds nothing, without a test of its own.
     entries: VecDeque<(u64, SackBlocks)>,
 }
 
 impl SackLog {
-    /// Records the blocks of the next ACK; returns the serial it must carry.
-    #[inline]
-    pub fn record(&mut self, b: SackBlocks) -> u64 {
-        let serial = self.record_none();
-        if b.n != 0 {
-            self.entries.push_back((serial, b));
-        }
-        serial
-    }
-
-    /// `record` for an ACK without blocks.
-    #[inline]
-    pub fn record_none(&mut self) -> u64 {
+    /// The serial of the next ACK.
+    #[inline(always)]
+    pub fn number(&mut self) -> u64 {
         self.next += 1;
         self.next - 1
     }
 
+    /// Keeps the blocks of ACK `serial`, numbered above every ACK recorded before.
+    pub fn record(&mut self, serial: u64, b: SackBlocks) {
+        if b.n != 0 {
+            self.entries.push_back((serial, b));
+        }
+    }
+
     /// The blocks of ACK `serial` if they are still kept, without taking them (for packet traces).
     pub fn peek(&self, serial: u64) -> Option<SackBlocks> {
-        if serial < self.base || serial >= self.next {
-            return None;
-        }
-        let found = self.entries.iter().find(|(s, _)| *s == serial);
-        Some(found.map_or_else(SackBlocks::default, |&(_, b)| b))
+        self.entries.iter().find(|(s, _)| *s == serial).map(|&(_, b)| b)
     }
 
     /// The blocks of ACK `serial`, None if it has none (most ACKs: the caller then copies no empty
     /// blocks) or is no longer kept; earlier entries (ACKs lost on the way) are dropped.
     #[inline]
     pub fn take(&mut self, serial: u64) -> Option<SackBlocks> {
-        if serial < self.base || serial >= self.next {
-            return None;
-        }
-        self.base = serial + 1;
         if self.entries.is_empty() {
             return None;
         }
@@ -239,6 +228,8 @@ impl SackLog {
 /// After a burst of losses the scoreboard holds hundreds of ranges, and it is read on every ACK of the
 /// recovery, so nothing here walks all of them: the ranges' ends increase with their starts, so lookups
 /// are binary searches, and the number of packets they cover is kept up to date rather than summed.
+/// A search that mostly lands on the same range, or the next, tries those first: the next hole to
+/// resend (at or after the last one) and the ranges the cumulative ACK passed (mostly none or the first).
 #[derive(Clone, Debug, Default)]
 pub struct Scoreboard {
     /// Disjoint, sorted, non-adjacent [l, r) ranges (so both ends increase strictly).
@@ -250,6 +241,12 @@ pub struct Scoreboard {
     /// Next candidate for retransmission (ns-2 h_seqno_; None = -1).
     h_seqno: Option<u64>,
     changed: bool,
+    /// Where `next_retran` found its range last.
+    retran_at: usize,
+    /// The blocks of the last updates by their place in the ACK, with the index of the range that held
+    /// each. An ACK's older blocks mostly repeat the previous ACK's, at the same place or one further,
+    /// and a block that range still holds changes nothing: no search for it.
+    held: [((u64, u64), usize); MAX_SACK_BLOCKS],
 }
 
 impl Scoreboard {
@@ -269,9 +266,24 @@ impl Scoreboard {
         self.ranges.partition_point(|&(_, r)| r <= seq)
     }
 
-    fn add(&mut self, l: u64, r: u64) {
+    /// The number of ranges `below` holds for (a prefix of them), tried at `hint` and `hint + 1` before
+    /// a binary search.
+    #[inline(always)]
+    fn partition_from(&self, hint: usize, below: impl Fn(&(u64, u64)) -> bool) -> usize {
+        let n = self.ranges.len();
+        for p in [hint, hint + 1] {
+            if p <= n && (p == 0 || below(&self.ranges[p - 1])) && (p == n || !below(&self.ranges[p])) {
+                return p;
+            }
+        }
+        self.ranges.partition_point(below)
+    }
+
+    /// Adds block [l, r); returns the index of the range that holds it (of the first range above it if
+    /// it is empty).
+    fn add(&mut self, l: u64, r: u64) -> usize {
         if r <= l {
-            return;
+            return 0;
         }
         let start = self.first_ending_at_or_above(l);
         // Most blocks after an ACK's first repeat what the scoreboard already holds.
@@ -279,7 +291,19 @@ impl Scoreboard {
         if !known {
             self.merge(start, l, r);
         }
-        // ReassemblyQueue::add moves rcv_nxt_ (sack_min) over a block starting at or below it.
+        self.sack_min_over_first();
+        start
+    }
+
+    /// Whether the range at `i` holds [l, r).
+    #[inline(always)]
+    fn holds(&self, i: usize, l: u64, r: u64) -> bool {
+        self.ranges.get(i).is_some_and(|&(a, b)| a <= l && r <= b)
+    }
+
+    /// ReassemblyQueue::add moves rcv_nxt_ (sack_min) over a block starting at or below it.
+    #[inline(always)]
+    fn sack_min_over_first(&mut self) {
         if let Some(&(a, b)) = self.ranges.first() {
             if a <= self.sack_min {
                 self.sack_min = self.sack_min.max(b);
@@ -324,19 +348,28 @@ impl Scoreboard {
     pub fn update(&mut self, snd_una: u64, blocks: &[(u64, u64)]) {
         let old_covered = self.covered;
         self.changed = false;
+        let mut gone = 0;
         if self.sack_min < snd_una {
             self.sack_min = snd_una;
             if !self.ranges.is_empty() {
-                // The ranges ending at or below sack_min are a prefix.
-                let gone = self.first_ending_above(self.sack_min);
+                // The ranges ending at or below sack_min are a prefix, mostly of none or one range.
+                gone = self.partition_from(0, |&(_, r)| r <= snd_una);
                 for (l, r) in self.ranges.drain(..gone) {
                     self.covered -= r - l;
                 }
                 self.changed = true;
             }
         }
-        for &(l, r) in blocks {
-            self.add(l, r);
+        let held = self.held;
+        for (k, &(l, r)) in blocks.iter().enumerate() {
+            let at = match held[k.saturating_sub(1)..=k].iter().find(|h| h.0 == (l, r)) {
+                Some(&(_, i)) if l < r && self.holds(i.wrapping_sub(gone), l, r) => {
+                    self.sack_min_over_first();
+                    i.wrapping_sub(gone)
+                }
+                _ => self.add(l, r),
+            };
+            self.held[k] = ((l, r), at);
         }
         self.changed = self.changed || old_covered != self.covered;
     }
@@ -348,7 +381,8 @@ impl Scoreboard {
     /// `GetNextRetran`: the first hole at or above h_seqno that has SACKed data above it.
     pub fn next_retran(&mut self) -> Option<u64> {
         let mut seq = self.h_seqno.unwrap_or(0).max(self.sack_min);
-        let i = self.first_ending_above(seq);
+        let i = self.partition_from(self.retran_at, |&(_, r)| r <= seq);
+        self.retran_at = i;
         // Some range must start above the hole: the one after seq's own range if seq is covered (the
         // hole is then at that range's end), else the range found, which starts above seq.
         let &(l, r) = self.ranges.get(i)?;
@@ -372,7 +406,7 @@ impl Scoreboard {
     /// `GetNextUnacked(seq)`: the first packet at or above `seq` not SACKed (None if nothing is SACKed
     /// at or above it).
     pub fn next_unacked(&self, seq: u64) -> Option<u64> {
-        let &(l, r) = self.ranges.get(self.first_ending_above(seq))?;
+        let &(l, r) = self.ranges.get(self.partition_from(0, |&(_, r)| r <= seq))?;
         Some(if l > seq { seq } else { r })
     }
 
@@ -513,26 +547,67 @@ mod tests {
         }
     }
 
+    /// Updates with ACK-like blocks (the newest first, then the previous ACK's, as a receiver repeats
+    /// them) against the same updates each made without the blocks held from the previous update.
+    #[test]
+    fn held_blocks_change_nothing_a_full_update_would() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..200 {
+            let (mut sb, mut full) = (Scoreboard::default(), Scoreboard::default());
+            let mut una = 0;
+            let mut prev: Vec<(u64, u64)> = Vec::new();
+            for _ in 0..80 {
+                if rand(4) == 0 {
+                    una += rand(6);
+                }
+                let l = una + rand(60);
+                let mut blocks = vec![(l, l + rand(5))];
+                // The previous blocks at the same place or one further, or not at all.
+                let skip = rand(3) as usize;
+                blocks.extend(prev.iter().skip(skip.min(1)).take(MAX_SACK_BLOCKS - 1));
+                if skip == 2 {
+                    blocks.truncate(1);
+                }
+                full.held = Default::default();
+                sb.update(una, &blocks);
+                full.update(una, &blocks);
+                assert_eq!(
+                    (&sb.ranges, sb.covered, sb.sack_min, sb.changed),
+                    (&full.ranges, full.covered, full.sack_min, full.changed)
+                );
+                prev = blocks;
+                if rand(25) == 0 {
+                    sb.clear();
+                    full.clear();
+                }
+            }
+        }
+    }
+
     #[test]
     fn log_drops_lost_acks() {
         let mut log = SackLog::default();
         let mut b = SackBlocks::default();
         b.push(5, 6);
-        let s0 = log.record(SackBlocks::default());
-        let s1 = log.record(b);
-        assert_eq!((s0, s1), (0, 1));
+        // ACKs 0 and 3 have no blocks: no entries.
+        assert_eq!((log.number(), log.number()), (0, 1));
+        log.record(0, SackBlocks::default());
+        log.record(1, b);
         assert_eq!(log.take(1), Some(b));
         assert_eq!(log.take(0), None);
-        // ACKs without blocks have serials but no entries; taking a later one drops the earlier ones.
-        let s2 = log.record(b);
-        let s3 = log.record(SackBlocks::default());
-        let s4 = log.record(b);
-        assert_eq!((s2, s3, s4), (2, 3, 4));
+        log.record(2, b);
+        log.record(3, SackBlocks::default());
+        log.record(4, b);
         assert_eq!(log.peek(2), Some(b));
-        assert_eq!(log.peek(3), Some(SackBlocks::default()));
-        assert_eq!(log.peek(5), None);
+        assert_eq!(log.peek(3), None);
         assert_eq!(log.take(3), None);
-        assert_eq!(log.peek(2), None);
+        assert_eq!(log.peek(2), None, "taking a later ACK drops the earlier ones");
         assert_eq!(log.take(2), None, "passed over");
         assert_eq!(log.take(4), Some(b));
         assert!(log.entries.is_empty());

@@ -63,7 +63,16 @@ impl Sender {
                     let rto = &self.rto;
                     self.convergence.on_ack(now, self.cc.window(), || rto.srtt().unwrap_or(0));
                 }
-                self.try_send_after_ack(now);
+                // `try_send_after_ack` without the tests this path has answered: a flow with SACK is
+                // always `unusual`, and it is not in recovery.
+                if !self.started || self.handshake.is_some() {
+                    return;
+                }
+                if self.pacer.is_none() {
+                    self.send_within_window_sack(now);
+                } else {
+                    self.send_much_sack(now);
+                }
             } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
                 Self::cc_on_dupack(&mut *self.cc, self.cc_hears_sends, now);
                 if let Some(r) = &mut self.rate {
