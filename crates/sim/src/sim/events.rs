@@ -66,6 +66,15 @@ fn send_ack(fl: &mut Flow, f: u32, net: &mut Network) {
 /// of a traced flow (written before the sender reacts to it) or of a flow with ECN (it may echo CE).
 #[inline(always)]
 fn on_ack_extras(fl: &mut Flow, p: &Packet, now: Time, traces: &mut Option<Box<Traces>>) {
+    // The usual ACK here: a SACK flow's (a SACK log means Sack1's or FAST's recovery, `has_sack`),
+    // untraced, without ECN bits; the tests below for the other kinds cost it 3 instructions.
+    if let Some(log) = &mut fl.sack_log {
+        if !fl.traced && p.ecn == 0 {
+            let taken = log.take(p.first_sent);
+            let blocks = taken.as_ref().map_or(&[][..], |b| b.as_slice());
+            return fl.sender.on_sack_ack(now, &ack_input(p), blocks);
+        }
+    }
     // Most ACKs carry no block: they pass an empty slice, not a copy of empty blocks.
     let taken = fl.sack_log.as_mut().and_then(|log| log.take(p.first_sent));
     let blocks = taken.as_ref().map_or(&[][..], |b| b.as_slice());
