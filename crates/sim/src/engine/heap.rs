@@ -95,7 +95,7 @@ impl<T: Copy> MinHeap<T> {
         while left + 1 < n {
             // SAFETY: `left + 1 < n`, `child` is `left` or `left + 1`, and `i < left`.
             unsafe {
-                let child = left + usize::from(items.get_unchecked(left + 1).0 < items.get_unchecked(left).0);
+                let child = smaller_child(items, left);
                 let c = *items.get_unchecked(child);
                 if c.0 >= e.0 {
                     break;
@@ -129,7 +129,7 @@ impl<T: Copy> MinHeap<T> {
         while left + 1 < n {
             // SAFETY: `left + 1 < n`, `child` is `left` or `left + 1`, and `i < left`.
             unsafe {
-                let child = left + usize::from(items.get_unchecked(left + 1).0 < items.get_unchecked(left).0);
+                let child = smaller_child(items, left);
                 *items.get_unchecked_mut(i) = *items.get_unchecked(child);
                 i = child;
             }
@@ -153,6 +153,15 @@ impl<T: Copy> MinHeap<T> {
         }
         items[i] = e;
     }
+}
+
+/// The smaller of the children at `left` and `left + 1`, picked without a branch.
+///
+/// # Safety
+/// `left + 1 < items.len()`.
+#[inline(always)]
+unsafe fn smaller_child<T>(items: &[(u128, T)], left: usize) -> usize {
+    left + usize::from(items.get_unchecked(left + 1).0 < items.get_unchecked(left).0)
 }
 
 #[cfg(test)]

@@ -266,17 +266,17 @@ impl Scoreboard {
         self.ranges.partition_point(|&(_, r)| r <= seq)
     }
 
-    /// The number of ranges `below` holds for (a prefix of them), tried at `hint` and `hint + 1` before
-    /// a binary search.
+    /// `first_ending_above(seq)`, tried at `hint` and `hint + 1` before a binary search.
     #[inline(always)]
-    fn partition_from(&self, hint: usize, below: impl Fn(&(u64, u64)) -> bool) -> usize {
+    fn first_ending_above_from(&self, hint: usize, seq: u64) -> usize {
+        let below = |&(_, r): &(u64, u64)| r <= seq;
         let n = self.ranges.len();
         for p in [hint, hint + 1] {
             if p <= n && (p == 0 || below(&self.ranges[p - 1])) && (p == n || !below(&self.ranges[p])) {
                 return p;
             }
         }
-        self.ranges.partition_point(below)
+        self.first_ending_above(seq)
     }
 
     /// Adds block [l, r); returns the index of the range that holds it (of the first range above it if
@@ -353,7 +353,7 @@ impl Scoreboard {
             self.sack_min = snd_una;
             if !self.ranges.is_empty() {
                 // The ranges ending at or below sack_min are a prefix, mostly of none or one range.
-                gone = self.partition_from(0, |&(_, r)| r <= snd_una);
+                gone = self.first_ending_above_from(0, snd_una);
                 for (l, r) in self.ranges.drain(..gone) {
                     self.covered -= r - l;
                 }
@@ -381,7 +381,7 @@ impl Scoreboard {
     /// `GetNextRetran`: the first hole at or above h_seqno that has SACKed data above it.
     pub fn next_retran(&mut self) -> Option<u64> {
         let mut seq = self.h_seqno.unwrap_or(0).max(self.sack_min);
-        let i = self.partition_from(self.retran_at, |&(_, r)| r <= seq);
+        let i = self.first_ending_above_from(self.retran_at, seq);
         self.retran_at = i;
         // Some range must start above the hole: the one after seq's own range if seq is covered (the
         // hole is then at that range's end), else the range found, which starts above seq.
@@ -406,7 +406,7 @@ impl Scoreboard {
     /// `GetNextUnacked(seq)`: the first packet at or above `seq` not SACKed (None if nothing is SACKed
     /// at or above it).
     pub fn next_unacked(&self, seq: u64) -> Option<u64> {
-        let &(l, r) = self.ranges.get(self.partition_from(0, |&(_, r)| r <= seq))?;
+        let &(l, r) = self.ranges.get(self.first_ending_above_from(0, seq))?;
         Some(if l > seq { seq } else { r })
     }
 
@@ -480,16 +480,21 @@ mod tests {
         assert_eq!(sb.next_unacked(2), Some(3));
     }
 
-    /// The scoreboard's lookups against the linear scans they replaced, over random SACK updates.
-    #[test]
-    fn scoreboard_lookups_match_linear_scans() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = |n: u64| {
+    /// A deterministic stream of numbers below the bound asked (xorshift64 from `seed`, non-zero).
+    fn xorshift_below(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut x = seed;
+        move |n| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             x % n
-        };
+        }
+    }
+
+    /// The scoreboard's lookups against the linear scans they replaced, over random SACK updates.
+    #[test]
+    fn scoreboard_lookups_match_linear_scans() {
+        let mut rand = xorshift_below(0x2545_f491_4f6c_dd1d);
         for _ in 0..200 {
             let mut sb = Scoreboard::default();
             let mut una = 0;
@@ -551,13 +556,7 @@ mod tests {
     /// them) against the same updates each made without the blocks held from the previous update.
     #[test]
     fn held_blocks_change_nothing_a_full_update_would() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rand = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut rand = xorshift_below(0x9e37_79b9_7f4a_7c15);
         for _ in 0..200 {
             let (mut sb, mut full) = (Scoreboard::default(), Scoreboard::default());
             let mut una = 0;
