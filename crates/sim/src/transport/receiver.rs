@@ -52,9 +52,6 @@ pub struct Receiver {
 
 struct SackState {
     sacker: Sacker,
-    /// The number the next ACK gets when the ACKs go through no `SackLog` (`sack_blocks`); with one,
-    /// the log numbers them (`record_sack`).
-    next_ack: u64,
     /// The number of the last ACK that carried blocks. Every ACK without blocks empties the `Sacker`'s
     /// memory (ns-2 does it in append_ack), so rather than touch it on each of them, the next ACK with
     /// blocks empties it when an ACK came in between.
@@ -89,7 +86,6 @@ impl Receiver {
     pub fn enable_sack(&mut self) {
         self.sacker = Some(Box::new(SackState {
             sacker: Sacker::default(),
-            next_ack: 0,
             last_with_blocks: u64::MAX,
             last_seq: 0,
             dups_before: 0,
@@ -137,18 +133,6 @@ impl Receiver {
         let b = self.blocks_of_ack(serial);
         log.record(serial, b);
         (serial, b.n as u32 * SACK_BLOCK_BYTES)
-    }
-
-    /// The SACK blocks of the ACK about to be sent (for the last packet received), for a caller without
-    /// a `SackLog`: the receiver numbers the ACK itself.
-    pub fn sack_blocks(&mut self) -> SackBlocks {
-        let Some(st) = &mut self.sacker else { return SackBlocks::default() };
-        let serial = st.next_ack;
-        st.next_ack += 1;
-        if self.ooo.end() <= self.rcv_nxt {
-            return SackBlocks::default();
-        }
-        self.blocks_of_ack(serial)
     }
 
     /// The blocks of ACK `serial`, which has some: a packet above `rcv_nxt` has arrived.

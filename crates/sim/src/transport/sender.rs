@@ -1093,6 +1093,7 @@ mod tests {
         let sack = s.sack();
         let mut rx = Receiver::new(false, 0);
         let mut app = AppDelivery::new(1);
+        let mut log = crate::transport::sack::SackLog::default();
         if sack {
             rx.enable_sack();
         }
@@ -1133,7 +1134,8 @@ mod tests {
                 Ev::Data(seq, sent, retx) => {
                     let echo = Echo { tx_time: sent, inflight_at_send: 1, retransmit: retx, arrival: now };
                     rx.on_data(now, seq, 1000, sent, echo, &mut app);
-                    let blocks = rx.sack_blocks().as_slice().to_vec();
+                    let (serial, _) = rx.record_sack(&mut log);
+                    let blocks = log.take(serial).map_or_else(Vec::new, |b| b.as_slice().to_vec());
                     n += 1;
                     q.push(Reverse((now + OWD, n, Ev::Ack(rx.rcv_nxt, sent, retx, blocks))));
                 }
