@@ -39,7 +39,6 @@ pub struct Fast {
     /// The module's clock (`ns2_cadence.rs`). Always there, unused at the round cadence, so that neither
     /// an ACK nor a send at the module's cadence tests for it.
     module: ModuleClock,
-    every_other: bool,
     min_interval: Time,
     /// `min_interval` in seconds, for the pacing of increases: converted once, not on every ACK.
     period: f64,
@@ -94,7 +93,6 @@ impl Fast {
             gamma: p.num("gamma"),
             ns2: p.choice("cadence") == "ns2",
             module: ModuleClock::new(!p.flag("update_every_other_rtt")),
-            every_other: p.flag("update_every_other_rtt"),
             min_interval: from_secs(p.num("min_update_interval")),
             period: secs(from_secs(p.num("min_update_interval"))),
             spread: p.flag("spread_increase"),
@@ -243,7 +241,7 @@ impl Fast {
         let w = self.cwnd;
         if target > w && self.spread && w > 4.0 {
             self.pending_increase = target - w;
-            let acks = w * if self.every_other { 2.0 } else { 1.0 };
+            let acks = w * if self.module.every_other() { 2.0 } else { 1.0 };
             self.increase_per_ack = self.pending_increase / acks.max(1.0);
         } else {
             self.cwnd = target;
@@ -372,7 +370,7 @@ impl Fast {
             self.cwnd += 1.0;
         }
         if round_done {
-            let due = !self.every_other || self.rounds.count.is_multiple_of(2);
+            let due = !self.module.every_other() || self.rounds.count.is_multiple_of(2);
             if due && !self.mi && ack.now.saturating_sub(self.last_update) >= self.min_interval {
                 self.update(ack.inflight_at_send as f64);
                 self.mark_update(ack.now);

@@ -25,8 +25,9 @@ pub(super) struct ModuleClock {
     /// `!on_first_rtt_`: no updates run in this round. Starts false; each round boundary flips it, unless
     /// updates run in every round (`every_round`), so that an ACK tests one flag.
     pub off_round: bool,
-    /// Updates run in every round (`update_every_other_rtt = false`): no round is off.
-    pub every_round: bool,
+    /// Updates run in every round (`update_every_other_rtt = false`): no round is off. The one copy of
+    /// that parameter, which the round cadence reads too (`every_other`).
+    every_round: bool,
     acks_this_round: u32,
     /// Rounds begun so far; RRFast's detector runs at most once per round (its rule counts updates of
     /// the per-round kind).
@@ -174,6 +175,12 @@ impl ModuleClock {
     /// A clock for updates in every round or, with `every_round` false (the module's), every other.
     pub fn new(every_round: bool) -> Self {
         ModuleClock { every_round, ..ModuleClock::default() }
+    }
+
+    /// Whether updates run every other round (`update_every_other_rtt`), at either cadence.
+    #[inline]
+    pub fn every_other(&self) -> bool {
+        !self.every_round
     }
 
     /// A packet left: remember the flight estimate it carries (`cwnd_array_[seqno]` in `output()`).
