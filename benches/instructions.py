@@ -82,8 +82,8 @@ def per_packet(command: list[str], seconds_flag: str, packets_pattern: str) -> t
     return (i1 - i0) / (p1 - p0), p1 - p0
 
 
-def delaycc(line: str) -> tuple[float, int]:
-    return per_packet([str(BENCH), "--only", line], "--seconds", r"(\d+) pkts\s+peak RSS")
+def delaycc(line: str, bench: Path = BENCH) -> tuple[float, int]:
+    return per_packet([str(bench), "--only", line], "--seconds", r"(\d+) pkts\s+peak RSS")
 
 
 def htsim(path: str, options: list[str]) -> tuple[float, int]:
@@ -93,16 +93,20 @@ def htsim(path: str, options: list[str]) -> tuple[float, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--htsim", help="an htsim build of the reference dumbbell")
+    parser.add_argument(
+        "--bench", type=Path, default=BENCH, help=f"the delaycc-bench binary to count (default {BENCH})"
+    )
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         print("instructions per packet: not measured (valgrind is not installed)")
         return 0
-    if not BENCH.exists():
-        print(f"instructions.py: no {BENCH}; run `cargo build --release -p delaycc-sim`", file=sys.stderr)
+    if not args.bench.exists():
+        print(f"instructions.py: no {args.bench}; build delaycc-bench first", file=sys.stderr)
         return 2
+    print(f"instructions per packet of {args.bench}")
     ours: dict[str, tuple[float, int]] = {}
     for line in LINES:
-        ours[line] = delaycc(line)
+        ours[line] = delaycc(line, args.bench)
         per, packets = ours[line]
         span = f"{packets} packets, {SHORT:g}-{LONG:g} s"
         print(f"{line:18s} {per:7.0f} instructions per delivered packet ({span})")
