@@ -74,7 +74,9 @@ pub struct Recorder {
     extra_buf: Vec<f64>,
     /// The sources' first value in `row`.
     traffic_base: usize,
-    last_flow_bits: Vec<u64>,
+    /// Each flow's receiver's data bits at its last record, by words of 64 flows as `flags`: the sample
+    /// indexes a word once, not each record.
+    last_flow_bits: Vec<[u64; 64]>,
     last_link_bits: Vec<u64>,
     last_link_drops: Vec<u64>,
     last_traffic_bits: Vec<u64>,
@@ -144,7 +146,7 @@ impl Recorder {
             flow_extra,
             extra_buf: Vec::new(),
             traffic_base,
-            last_flow_bits: vec![0; s.flows.len()],
+            last_flow_bits: vec![[0; 64]; s.flows.len().div_ceil(64)],
             last_link_bits: vec![0; s.links.len() * 2],
             last_link_drops: vec![0; s.links.len() * 2],
             last_traffic_bits: vec![0; s.traffic.len()],
@@ -198,7 +200,7 @@ impl Recorder {
             // Asked once per sample rather than per record: most runs' algorithms have no extra metrics.
             let any_extra = self.any_extra;
             let (words, []) = self.flags.as_chunks_mut::<64>() else { unreachable!("whole words") };
-            for (w, word) in words.iter_mut().enumerate() {
+            for ((w, word), last_word_bits) in words.iter_mut().enumerate().zip(&mut self.last_flow_bits) {
                 let (whole, mut bits) = take_word(word);
                 if bits == 0 {
                     continue;
@@ -208,7 +210,7 @@ impl Recorder {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let i = w * 64 + b;
-                    let last_bits = &mut self.last_flow_bits[i];
+                    let last_bits = &mut last_word_bits[b];
                     if whole & 1 << b != 0 {
                         log.append(&read_standard(&flows[i], last_bits, dt));
                         let extra = if any_extra { self.flow_extra[i] } else { 0 };
@@ -259,7 +261,7 @@ impl Recorder {
                 self.shadow[at..at + width].copy_from_slice(&self.record);
                 continue;
             }
-            let last_bits = self.last_flow_bits[i];
+            let last_bits = *self.last_bits(i);
             let rate = if received {
                 let rate = self.read_rate(i, f, dt);
                 self.values.flows.push_rate(i, rate);
@@ -269,7 +271,7 @@ impl Recorder {
             };
             self.shadow[at + RATE] = rate;
             // Read again from the same starting point: the rate must come out the same.
-            self.last_flow_bits[i] = last_bits;
+            *self.last_bits(i) = last_bits;
             self.read_flow(i, f, dt);
             let kept = &self.shadow[at..at + width];
             let same = kept.iter().zip(&self.record).all(|(a, b)| a.to_bits() == b.to_bits());
@@ -281,16 +283,22 @@ impl Recorder {
         }
     }
 
+    /// Flow `i`'s receiver's data bits at its last record.
+    fn last_bits(&mut self, i: usize) -> &mut u64 {
+        &mut self.last_flow_bits[i / 64][i % 64]
+    }
+
     /// Reads only flow `i`'s rate (its sender has not changed since the last sample, so its other values
     /// are those of its last full record).
     fn read_rate(&mut self, i: usize, f: &Flow, dt: f64) -> f64 {
-        rate_since(f, &mut self.last_flow_bits[i], dt)
+        rate_since(f, self.last_bits(i), dt)
     }
 
     /// With `verify_untouched`: reads all of flow `i`'s values into `record`.
     fn read_flow(&mut self, i: usize, f: &Flow, dt: f64) {
         self.record.clear();
-        self.record.extend_from_slice(&read_standard(f, &mut self.last_flow_bits[i], dt));
+        let values = read_standard(f, self.last_bits(i), dt);
+        self.record.extend_from_slice(&values);
         read_extra(f, self.flow_extra[i], &mut self.extra_buf);
         self.record.extend_from_slice(&self.extra_buf);
     }
