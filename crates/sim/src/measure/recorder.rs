@@ -194,35 +194,11 @@ impl Recorder {
         self.values.flows.begin_sample();
         if self.verify_untouched {
             self.sample_verifying(now, flows, dt);
+        } else if self.any_extra {
+            self.record_flows::<true>(flows, dt);
         } else {
-            // Only the touched flows and those that received data, in order.
-            let log = &mut self.values.flows;
-            // Asked once per sample rather than per record: most runs' algorithms have no extra metrics.
-            let any_extra = self.any_extra;
-            let (words, []) = self.flags.as_chunks_mut::<64>() else { unreachable!("whole words") };
-            for ((w, word), last_word_bits) in words.iter_mut().enumerate().zip(&mut self.last_flow_bits) {
-                let (whole, mut bits) = take_word(word);
-                if bits == 0 {
-                    continue;
-                }
-                log.mark_word(w, whole, bits & !whole);
-                while bits != 0 {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let i = w * 64 + b;
-                    let last_bits = &mut last_word_bits[b];
-                    if whole & 1 << b != 0 {
-                        log.append(&read_standard(&flows[i], last_bits, dt));
-                        let extra = if any_extra { self.flow_extra[i] } else { 0 };
-                        if extra != 0 {
-                            read_extra(&flows[i], extra, &mut self.extra_buf);
-                            log.append(&self.extra_buf);
-                        }
-                    } else {
-                        log.append(&[rate_since(&flows[i], last_bits, dt)]);
-                    }
-                }
-            }
+            // Most runs' algorithms have no extra metrics: asked once per sample rather than per record.
+            self.record_flows::<false>(flows, dt);
         }
         for &(d, b) in &self.link_dirs {
             let l = &links[d as usize];
@@ -240,6 +216,37 @@ impl Recorder {
             self.row[self.traffic_base + i] = rate;
         }
         self.values.dense.push_row(&self.row);
+    }
+
+    /// The flows' part of `sample`: only the touched flows and those that received data, in order.
+    /// `ANY_EXTRA`: whether any flow has extra metrics.
+    #[inline(always)]
+    fn record_flows<const ANY_EXTRA: bool>(&mut self, flows: &[Flow], dt: f64) {
+        let log = &mut self.values.flows;
+        let (words, []) = self.flags.as_chunks_mut::<64>() else { unreachable!("whole words") };
+        for ((w, word), last_word_bits) in words.iter_mut().enumerate().zip(&mut self.last_flow_bits) {
+            let (whole, mut bits) = take_word(word);
+            if bits == 0 {
+                continue;
+            }
+            log.mark_word(w, whole, bits & !whole);
+            while bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let i = w * 64 + b;
+                let last_bits = &mut last_word_bits[b];
+                if whole & 1 << b != 0 {
+                    log.append(&read_standard(&flows[i], last_bits, dt));
+                    let extra = if ANY_EXTRA { self.flow_extra[i] } else { 0 };
+                    if extra != 0 {
+                        read_extra(&flows[i], extra, &mut self.extra_buf);
+                        log.append(&self.extra_buf);
+                    }
+                } else {
+                    log.append(&[rate_since(&flows[i], last_bits, dt)]);
+                }
+            }
+        }
     }
 
     /// The flows' part of `sample` with `verify_untouched`: records exactly what the fast path records,
