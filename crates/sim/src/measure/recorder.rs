@@ -224,27 +224,19 @@ impl Recorder {
     fn record_flows<const ANY_EXTRA: bool>(&mut self, flows: &[Flow], dt: f64) {
         let log = &mut self.values.flows;
         let (words, []) = self.flags.as_chunks_mut::<64>() else { unreachable!("whole words") };
+        // Whole words of 64 flows are arrays: a record indexes its word's flows without a bounds check.
+        let (flow_words, flows_left) = flows.as_chunks::<64>();
         for ((w, word), last_word_bits) in words.iter_mut().enumerate().zip(&mut self.last_flow_bits) {
-            let (whole, mut bits) = take_word(word);
+            let (whole, bits) = take_word(word);
             if bits == 0 {
                 continue;
             }
             log.mark_word(w, whole, bits & !whole);
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let i = w * 64 + b;
-                let last_bits = &mut last_word_bits[b];
-                if whole & 1 << b != 0 {
-                    log.append(&read_standard(&flows[i], last_bits, dt));
-                    let extra = if ANY_EXTRA { self.flow_extra[i] } else { 0 };
-                    if extra != 0 {
-                        read_extra(&flows[i], extra, &mut self.extra_buf);
-                        log.append(&self.extra_buf);
-                    }
-                } else {
-                    log.append(&[rate_since(&flows[i], last_bits, dt)]);
-                }
+            let extra = &self.flow_extra[w * 64..];
+            let mut word = WordRecords { log, last_word_bits, extra, extra_buf: &mut self.extra_buf, dt };
+            match flow_words.get(w) {
+                Some(word_flows) => word.write::<ANY_EXTRA>(word_flows, whole, bits),
+                None => word.write::<ANY_EXTRA>(flows_left, whole, bits),
             }
         }
     }
@@ -318,6 +310,41 @@ impl Recorder {
         self.values.flows.halve();
         let dense = &self.series[self.flow_series()..];
         self.values.dense.merge_pairs(|i| dense.get(i).map_or(Merge::Last, |s| merge_rule(s.metric)));
+    }
+}
+
+/// What `Recorder::record_flows` needs to write one word's records.
+struct WordRecords<'a> {
+    log: &'a mut FlowLog,
+    last_word_bits: &'a mut [u64; 64],
+    /// The word's flows' numbers of extra metrics (and the later words').
+    extra: &'a [usize],
+    extra_buf: &'a mut Vec<f64>,
+    dt: f64,
+}
+
+impl WordRecords<'_> {
+    /// Writes the records of the word's flows in `bits` (`word_flows[b]` is the flow of bit `b`): full
+    /// records for those also in `whole`, rate-only records for the others.
+    #[inline(always)]
+    fn write<const ANY_EXTRA: bool>(&mut self, word_flows: &[Flow], whole: u64, mut bits: u64) {
+        let dt = self.dt;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let flow = &word_flows[b];
+            let last_bits = &mut self.last_word_bits[b];
+            if whole & 1 << b != 0 {
+                self.log.append(&read_standard(flow, last_bits, dt));
+                let extra = if ANY_EXTRA { self.extra[b] } else { 0 };
+                if extra != 0 {
+                    read_extra(flow, extra, self.extra_buf);
+                    self.log.append(self.extra_buf);
+                }
+            } else {
+                self.log.append(&[rate_since(flow, last_bits, dt)]);
+            }
+        }
     }
 }
 
