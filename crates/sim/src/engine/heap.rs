@@ -19,17 +19,22 @@ impl<T: Copy> MinHeap<T> {
 
     #[inline(always)]
     pub fn push(&mut self, key: u128, value: T) {
-        let mut i = self.items.len();
+        let last = self.items.len();
         self.items.push((key, value));
+        let items = self.items.as_mut_slice();
+        let mut i = last;
         while i > 0 {
             let parent = (i - 1) / 2;
-            if self.items[parent].0 <= key {
+            if items[parent].0 <= key {
                 break;
             }
-            self.items[i] = self.items[parent];
+            items[i] = items[parent];
             i = parent;
         }
-        self.items[i] = (key, value);
+        // An entry that stays where it was pushed (a timer a timeout ahead, at many flows) is written once.
+        if i != last {
+            items[i] = (key, value);
+        }
     }
 
     /// The smallest key, or `u128::MAX` when the heap is empty (never a real key: the queue's insertion
