@@ -74,7 +74,9 @@ pub struct Recorder {
     extra_buf: Vec<f64>,
     /// The sources' first value in `row`.
     traffic_base: usize,
-    last_flow_bits: Vec<u64>,
+    /// Each flow's receiver's data bits at its last record, by words of 64 flows as `flags`: the sample
+    /// indexes a word once, not each record.
+    last_flow_bits: Vec<[u64; 64]>,
     last_link_bits: Vec<u64>,
     last_link_drops: Vec<u64>,
     last_traffic_bits: Vec<u64>,
@@ -144,7 +146,7 @@ impl Recorder {
             flow_extra,
             extra_buf: Vec::new(),
             traffic_base,
-            last_flow_bits: vec![0; s.flows.len()],
+            last_flow_bits: vec![[0; 64]; s.flows.len().div_ceil(64)],
             last_link_bits: vec![0; s.links.len() * 2],
             last_link_drops: vec![0; s.links.len() * 2],
             last_traffic_bits: vec![0; s.traffic.len()],
@@ -192,35 +194,11 @@ impl Recorder {
         self.values.flows.begin_sample();
         if self.verify_untouched {
             self.sample_verifying(now, flows, dt);
+        } else if self.any_extra {
+            self.record_flows::<true>(flows, dt);
         } else {
-            // Only the touched flows and those that received data, in order.
-            let log = &mut self.values.flows;
-            // Asked once per sample rather than per record: most runs' algorithms have no extra metrics.
-            let any_extra = self.any_extra;
-            let (words, []) = self.flags.as_chunks_mut::<64>() else { unreachable!("whole words") };
-            for (w, word) in words.iter_mut().enumerate() {
-                let (whole, mut bits) = take_word(word);
-                if bits == 0 {
-                    continue;
-                }
-                log.mark_word(w, whole, bits & !whole);
-                while bits != 0 {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let i = w * 64 + b;
-                    let last_bits = &mut self.last_flow_bits[i];
-                    if whole & 1 << b != 0 {
-                        log.append(&read_standard(&flows[i], last_bits, dt));
-                        let extra = if any_extra { self.flow_extra[i] } else { 0 };
-                        if extra != 0 {
-                            read_extra(&flows[i], extra, &mut self.extra_buf);
-                            log.append(&self.extra_buf);
-                        }
-                    } else {
-                        log.append(&[rate_since(&flows[i], last_bits, dt)]);
-                    }
-                }
-            }
+            // Most runs' algorithms have no extra metrics: asked once per sample rather than per record.
+            self.record_flows::<false>(flows, dt);
         }
         for &(d, b) in &self.link_dirs {
             let l = &links[d as usize];
@@ -238,6 +216,29 @@ impl Recorder {
             self.row[self.traffic_base + i] = rate;
         }
         self.values.dense.push_row(&self.row);
+    }
+
+    /// The flows' part of `sample`: only the touched flows and those that received data, in order.
+    /// `ANY_EXTRA`: whether any flow has extra metrics.
+    #[inline(always)]
+    fn record_flows<const ANY_EXTRA: bool>(&mut self, flows: &[Flow], dt: f64) {
+        let log = &mut self.values.flows;
+        let (words, []) = self.flags.as_chunks_mut::<64>() else { unreachable!("whole words") };
+        // Whole words of 64 flows are arrays: a record indexes its word's flows without a bounds check.
+        let (flow_words, flows_left) = flows.as_chunks::<64>();
+        for ((w, word), last_word_bits) in words.iter_mut().enumerate().zip(&mut self.last_flow_bits) {
+            let (whole, bits) = take_word(word);
+            if bits == 0 {
+                continue;
+            }
+            log.mark_word(w, whole, bits & !whole);
+            let extra = &self.flow_extra[w * 64..];
+            let mut word = WordRecords { log, last_word_bits, extra, extra_buf: &mut self.extra_buf, dt };
+            match flow_words.get(w) {
+                Some(word_flows) => word.write::<ANY_EXTRA>(word_flows, whole, bits),
+                None => word.write::<ANY_EXTRA>(flows_left, whole, bits),
+            }
+        }
     }
 
     /// The flows' part of `sample` with `verify_untouched`: records exactly what the fast path records,
@@ -259,7 +260,7 @@ impl Recorder {
                 self.shadow[at..at + width].copy_from_slice(&self.record);
                 continue;
             }
-            let last_bits = self.last_flow_bits[i];
+            let last_bits = *self.last_bits(i);
             let rate = if received {
                 let rate = self.read_rate(i, f, dt);
                 self.values.flows.push_rate(i, rate);
@@ -269,7 +270,7 @@ impl Recorder {
             };
             self.shadow[at + RATE] = rate;
             // Read again from the same starting point: the rate must come out the same.
-            self.last_flow_bits[i] = last_bits;
+            *self.last_bits(i) = last_bits;
             self.read_flow(i, f, dt);
             let kept = &self.shadow[at..at + width];
             let same = kept.iter().zip(&self.record).all(|(a, b)| a.to_bits() == b.to_bits());
@@ -281,16 +282,22 @@ impl Recorder {
         }
     }
 
+    /// Flow `i`'s receiver's data bits at its last record.
+    fn last_bits(&mut self, i: usize) -> &mut u64 {
+        &mut self.last_flow_bits[i / 64][i % 64]
+    }
+
     /// Reads only flow `i`'s rate (its sender has not changed since the last sample, so its other values
     /// are those of its last full record).
     fn read_rate(&mut self, i: usize, f: &Flow, dt: f64) -> f64 {
-        rate_since(f, &mut self.last_flow_bits[i], dt)
+        rate_since(f, self.last_bits(i), dt)
     }
 
     /// With `verify_untouched`: reads all of flow `i`'s values into `record`.
     fn read_flow(&mut self, i: usize, f: &Flow, dt: f64) {
         self.record.clear();
-        self.record.extend_from_slice(&read_standard(f, &mut self.last_flow_bits[i], dt));
+        let values = read_standard(f, self.last_bits(i), dt);
+        self.record.extend_from_slice(&values);
         read_extra(f, self.flow_extra[i], &mut self.extra_buf);
         self.record.extend_from_slice(&self.extra_buf);
     }
@@ -303,6 +310,41 @@ impl Recorder {
         self.values.flows.halve();
         let dense = &self.series[self.flow_series()..];
         self.values.dense.merge_pairs(|i| dense.get(i).map_or(Merge::Last, |s| merge_rule(s.metric)));
+    }
+}
+
+/// What `Recorder::record_flows` needs to write one word's records.
+struct WordRecords<'a> {
+    log: &'a mut FlowLog,
+    last_word_bits: &'a mut [u64; 64],
+    /// The word's flows' numbers of extra metrics (and the later words').
+    extra: &'a [usize],
+    extra_buf: &'a mut Vec<f64>,
+    dt: f64,
+}
+
+impl WordRecords<'_> {
+    /// Writes the records of the word's flows in `bits` (`word_flows[b]` is the flow of bit `b`): full
+    /// records for those also in `whole`, rate-only records for the others.
+    #[inline(always)]
+    fn write<const ANY_EXTRA: bool>(&mut self, word_flows: &[Flow], whole: u64, mut bits: u64) {
+        let dt = self.dt;
+        while bits != 0 {
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let flow = &word_flows[b];
+            let last_bits = &mut self.last_word_bits[b];
+            if whole & 1 << b != 0 {
+                self.log.append(&read_standard(flow, last_bits, dt));
+                let extra = if ANY_EXTRA { self.extra[b] } else { 0 };
+                if extra != 0 {
+                    read_extra(flow, extra, self.extra_buf);
+                    self.log.append(self.extra_buf);
+                }
+            } else {
+                self.log.append(&[rate_since(flow, last_bits, dt)]);
+            }
+        }
     }
 }
 
