@@ -181,8 +181,15 @@ impl Simulation {
                         self.net.drop_packet();
                         continue;
                     }
-                    p.hop += 1;
-                    self.forward(&p);
+                    // The next hop found before `hop` moves on: a packet delivered here never needs it
+                    // stored (2 instructions an arrival).
+                    match self.net.routes.hop(p.route, p.hop + 1) {
+                        Some(next) => {
+                            p.hop += 1;
+                            self.net.enqueue(next, &p);
+                        }
+                        None => self.deliver(&p),
+                    }
                 }
                 Some(t) => return self.net.queue.reschedule_link(t, d),
                 None => {
