@@ -18,7 +18,13 @@ use crate::rng::Rng;
 use crate::time::{serialisation, Time};
 
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub struct InFlight {
+    /// The packet itself. Packets travel by value from ring to ring: a ring is read and written in
+    /// order, so the packet is in cache when it arrives (a pool slot, touched last a whole pipe ago, was
+    /// not), and nothing needs allocating or freeing. First in the entry: a packet built in its slot
+    /// (`LinkDir::reserve_plain`) is at the entry's address.
+    pub pkt: Packet,
     pub start: Time,
     pub finish: Time,
     pub arrive: Time,
@@ -26,10 +32,6 @@ pub struct InFlight {
     pub cum_bytes: u64,
     /// Dropped by the loss model after serialisation: discarded on arrival.
     pub lost: bool,
-    /// The packet itself. Packets travel by value from ring to ring: a ring is read and written in
-    /// order, so the packet is in cache when it arrives (a pool slot, touched last a whole pipe ago, was
-    /// not), and nothing needs allocating or freeing.
-    pub pkt: Packet,
 }
 
 pub enum Enqueued {
@@ -245,7 +247,43 @@ impl LinkDir {
     /// for everything else, behind a call in tail position.
     #[inline(always)]
     pub fn takes_plain(&self, pkt: &Packet) -> bool {
-        self.plain && self.ser_cache.0 == pkt.size && self.ring.has_room()
+        self.takes_plain_size(pkt.size)
+    }
+
+    /// `takes_plain` for a packet of `size` bytes.
+    #[inline(always)]
+    pub fn takes_plain_size(&self, size: u32) -> bool {
+        self.plain && self.ser_cache.0 == size && self.ring.has_room()
+    }
+
+    /// `enqueue_plain` of a packet of `size` bytes that the caller writes into the returned ring slot
+    /// (built there, not built aside and copied). None if the buffer is full: nothing has changed then,
+    /// and `enqueue` drops the packet as it would have. `first_arrival` is called with `event_tag` and
+    /// the packet's arrival time when the direction had no arrival event.
+    #[inline(always)]
+    pub fn reserve_plain(
+        &mut self,
+        now: Time,
+        size: u32,
+        first_arrival: impl FnOnce(u32, Time),
+    ) -> Option<&mut Packet> {
+        debug_assert!(self.takes_plain_size(size));
+        let ser = self.ser_cache.1;
+        let (start, finish, arrive) = self.admit(now, size, ser, false)?;
+        let cum_bytes = self.bytes_accepted;
+        // The ring borrowed apart from the event fields, so that the slot is held across the call below.
+        let LinkDir { ring, event_pending, event_tag, .. } = self;
+        let e = ring.push_back_slot();
+        e.start = start;
+        e.finish = finish;
+        e.arrive = arrive;
+        e.cum_bytes = cum_bytes;
+        e.lost = false;
+        if !*event_pending {
+            *event_pending = true;
+            first_arrival(*event_tag, arrive);
+        }
+        Some(&mut e.pkt)
     }
 
     /// `enqueue` of a packet `takes_plain` accepts. A drop here is a full buffer's (`Dropped` is never
@@ -267,34 +305,10 @@ impl LinkDir {
         ser: Time,
         lose: impl FnOnce(&mut Self) -> bool,
     ) -> Enqueued {
-        let size = pkt.size;
-        // Only a packet that waits adds to the waiting time and may raise the maximum queue: a packet
-        // finding the transmitter idle (every ACK of the reference dumbbell) skips both counters.
-        let start = if self.busy_until > now {
-            let k = self.first_waiting_advance(now);
-            let waiting = self.ring.tail() - k;
-            let full = match self.buffer {
-                Buffer::Packets(cap) => waiting >= cap,
-                Buffer::Bytes(cap) => self.queue_bytes_from(k) + size as u64 > cap,
-            };
-            if full {
-                self.stats.queue_drops += 1;
-                return Enqueued::Dropped;
-            }
-            self.stats.wait_ns += (self.busy_until - now) as u128;
-            self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(waiting + 1);
-            self.busy_until
-        } else {
-            now
+        let Some((start, finish, arrive)) = self.admit(now, pkt.size, ser, true) else {
+            return Enqueued::Dropped;
         };
-        let finish = start + ser;
-        self.busy_until = finish;
-        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
-        let arrive = (finish + self.delay).max(self.last_arrive);
-        self.last_arrive = arrive;
         let lost = lose(self);
-        self.bytes_accepted += size as u64;
-        self.stats.busy_ns += ser;
         self.ring.push_back(InFlight {
             start,
             finish,
@@ -309,6 +323,42 @@ impl LinkDir {
             self.event_pending = true;
             Enqueued::Accepted(Some(arrive))
         }
+    }
+
+    /// The FIFO's schedule for a packet of `size` bytes whose serialisation takes `ser`: its start,
+    /// finish and arrival times, with the transmitter and the counters moved on; None if the buffer is
+    /// full (a drop counted only if `count_drop`).
+    #[inline(always)]
+    fn admit(&mut self, now: Time, size: u32, ser: Time, count_drop: bool) -> Option<(Time, Time, Time)> {
+        // Only a packet that waits adds to the waiting time and may raise the maximum queue: a packet
+        // finding the transmitter idle (every ACK of the reference dumbbell) skips both counters.
+        let start = if self.busy_until > now {
+            let k = self.first_waiting_advance(now);
+            let waiting = self.ring.tail() - k;
+            let full = match self.buffer {
+                Buffer::Packets(cap) => waiting >= cap,
+                Buffer::Bytes(cap) => self.queue_bytes_from(k) + size as u64 > cap,
+            };
+            if full {
+                if count_drop {
+                    self.stats.queue_drops += 1;
+                }
+                return None;
+            }
+            self.stats.wait_ns += (self.busy_until - now) as u128;
+            self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(waiting + 1);
+            self.busy_until
+        } else {
+            now
+        };
+        let finish = start + ser;
+        self.busy_until = finish;
+        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
+        let arrive = (finish + self.delay).max(self.last_arrive);
+        self.last_arrive = arrive;
+        self.bytes_accepted += size as u64;
+        self.stats.busy_ns += ser;
+        Some((start, finish, arrive))
     }
 
     /// `enqueue` on a direction that is down or managed.
@@ -694,28 +744,45 @@ mod tests {
         }
     }
 
-    /// The plain path queues, drops and schedules exactly as the general one, over arrivals that fill
-    /// and drain the buffer, with an occasional packet of another size and the ring's growth.
+    /// What the network's `send_filled` does: the packet written into the slot `reserve_plain` gives
+    /// when the direction takes it, the general path otherwise (a full buffer included).
+    fn reserve_as_the_network_does(l: &mut LinkDir, now: Time, p: &Packet) -> Enqueued {
+        if l.takes_plain_size(p.size) {
+            let mut first = None;
+            if let Some(slot) = l.reserve_plain(now, p.size, |_, t| first = Some(t)) {
+                *slot = *p;
+                return Enqueued::Accepted(first);
+            }
+        }
+        l.enqueue(now, p)
+    }
+
+    /// The plain path, and the packet written into its reserved slot, queue, drop and schedule exactly
+    /// as the general one, over arrivals that fill and drain the buffer, with an occasional packet of
+    /// another size and the ring's growth.
     #[test]
     fn the_plain_path_matches_the_general_one() {
-        let (mut plain, mut general) = (link(20), link(20));
+        let (mut plain, mut reserved, mut general) = (link(20), link(20), link(20));
         let mut rng = Rng::stream(3, "arrivals");
         let (mut t, mut took_plain) = (0, 0);
-        let (mut out_plain, mut out_general) = (Vec::new(), Vec::new());
+        let mut out = [Vec::new(), Vec::new(), Vec::new()];
         for seq in 0..20_000u64 {
             t += rng.exponential(950_000.0) as Time;
             let size = if rng.next_u64().is_multiple_of(50) { 400 } else { 1000 };
             let p = pkt(seq, size);
             took_plain += u32::from(plain.takes_plain(&p));
-            let (a, b) = (enqueue_as_the_network_does(&mut plain, t, &p), general.enqueue(t, &p));
             let key = |e: Enqueued| match e {
                 Enqueued::Accepted(t) => Some(t),
                 Enqueued::Dropped => None,
             };
-            assert_eq!(key(a), key(b), "packet {seq}");
-            for (l, out) in [(&mut plain, &mut out_plain), (&mut general, &mut out_general)] {
+            let a = key(enqueue_as_the_network_does(&mut plain, t, &p));
+            let b = key(reserve_as_the_network_does(&mut reserved, t, &p));
+            let c = key(general.enqueue(t, &p));
+            assert_eq!((a, b), (c, c), "packet {seq}");
+            for (l, out) in [&mut plain, &mut reserved, &mut general].into_iter().zip(&mut out) {
                 while let Some(a) = l.next_arrival().filter(|&a| a <= t) {
-                    out.push((l.pop_arrived_packet(a).unwrap().0.seq, a));
+                    let (p, lost) = l.pop_arrived_packet(a).unwrap();
+                    out.push((p.seq, p.size, lost, a));
                 }
             }
         }
@@ -724,11 +791,15 @@ mod tests {
             "{took_plain} {}",
             plain.stats.queue_drops
         );
-        assert_eq!(out_plain, out_general);
-        assert_eq!(plain.stats.queue_drops, general.stats.queue_drops);
-        assert_eq!(plain.stats.wait_ns, general.stats.wait_ns);
-        assert_eq!(plain.stats.busy_ns, general.stats.busy_ns);
-        assert_eq!(plain.stats.max_queue_pkts, general.stats.max_queue_pkts);
+        for l in [&plain, &reserved] {
+            assert_eq!(l.stats.queue_drops, general.stats.queue_drops);
+            assert_eq!(l.stats.wait_ns, general.stats.wait_ns);
+            assert_eq!(l.stats.busy_ns, general.stats.busy_ns);
+            assert_eq!(l.stats.max_queue_pkts, general.stats.max_queue_pkts);
+            assert_eq!((l.pkts_sent(), l.bits_sent()), (general.pkts_sent(), general.bits_sent()));
+        }
+        assert_eq!(out[0], out[2]);
+        assert_eq!(out[1], out[2]);
     }
 
     /// Only a lossless drop-tail direction that is up takes the plain path, whatever changed it.
