@@ -74,9 +74,9 @@ pub struct LinkDir {
     /// (except when a rate or delay change reschedules the waiting packets), and finding the queue length
     /// on enqueue costs O(1) amortised instead of a binary search over the ring.
     waiting_hint: u64,
+    /// Bytes accepted so far; each ring entry holds the count up to and including its packet
+    /// (`cum_bytes`), so the bytes of the ring from an entry on are a difference (`queue_bytes_from`).
     bytes_accepted: u64,
-    /// cum_bytes of the last entry that left the ring.
-    popped_cum_bytes: u64,
     /// Packets, and their bytes, that had started transmission when `take_down` removed them from the
     /// ring: still counted as sent. With them, the packets and bits sent follow from the ring's entry
     /// count and `bytes_accepted` (`pkts_sent`, `bits_sent`) instead of two counters per packet.
@@ -124,7 +124,6 @@ impl LinkDir {
             ring: Ring::default(),
             waiting_hint: 0,
             bytes_accepted: 0,
-            popped_cum_bytes: 0,
             cut_in_service: (0, 0),
             event_pending: false,
             event_tag: 0,
@@ -216,11 +215,15 @@ impl LinkDir {
         self.ring.tail() - self.first_waiting(now)
     }
 
-    /// Bytes of the ring entries from number `k` on.
+    /// Bytes of the ring entries from number `k` on (`k` in `head..=tail`). Entry `k`'s count less its
+    /// own size is its predecessor's, so nothing keeps the count of the last entry popped: storing it
+    /// cost every arrival 2 instructions.
     fn queue_bytes_from(&self, k: u64) -> u64 {
-        let before =
-            if k == self.ring.head() { self.popped_cum_bytes } else { self.ring.at(k - 1).cum_bytes };
-        self.bytes_accepted - before
+        if k == self.ring.tail() {
+            return 0;
+        }
+        let e = self.ring.at(k);
+        self.bytes_accepted - (e.cum_bytes - e.pkt.size as u64)
     }
 
     #[inline]
@@ -412,7 +415,6 @@ impl LinkDir {
     pub fn pop_head_packet(&mut self) -> Packet {
         let e = self.ring.front().expect("pop_head of an empty ring");
         let p = e.pkt;
-        self.popped_cum_bytes = e.cum_bytes;
         self.ring.advance_head();
         p
     }
@@ -512,6 +514,8 @@ impl LinkDir {
         self.inline_fifo = false;
         self.update_plain();
         let mut dropped = Vec::with_capacity(self.ring.len());
+        // What was accepted before the ring's first entry: the count goes back to it.
+        let kept_bytes = self.bytes_accepted - self.queue_bytes_from(self.ring.head());
         while let Some(e) = self.ring.pop_back() {
             let unserved = e.finish - e.start.max(now).min(e.finish);
             self.stats.busy_ns -= unserved;
@@ -523,7 +527,7 @@ impl LinkDir {
             self.stats.queue_drops += 1;
             dropped.push(e.pkt);
         }
-        self.bytes_accepted = self.popped_cum_bytes;
+        self.bytes_accepted = kept_bytes;
         self.waiting_hint = self.ring.head();
         self.busy_until = now;
         self.last_arrive = now;
@@ -649,6 +653,34 @@ mod tests {
         assert!(matches!(l.enqueue(0, &pkt(1, 1000)), Enqueued::Accepted(_)));
         assert!(matches!(l.enqueue(0, &pkt(2, 600)), Enqueued::Dropped));
         assert!(matches!(l.enqueue(0, &pkt(3, 500)), Enqueued::Accepted(_)));
+    }
+
+    /// The bytes queued from any ring entry on, derived from the entries' running counts, are their
+    /// sizes summed, and the bytes sent are those popped, cut in service and still held, through
+    /// arrivals, drops, departures and the direction going down and back up.
+    #[test]
+    fn queued_bytes_follow_from_the_entries_counts() {
+        let mut l = LinkDir::new(8e6, 5_000_000, Buffer::Bytes(20_000), 0.0, Rng::stream(5, "t"));
+        let mut rng = Rng::stream(5, "sizes");
+        let (mut t, mut popped) = (0, 0);
+        for seq in 0..5000u64 {
+            t += rng.exponential(800_000.0) as Time;
+            if seq % 1000 == 999 {
+                l.take_down(t);
+                l.bring_up();
+            }
+            l.enqueue(t, &pkt(seq, 200 + (rng.next_u64() % 1300) as u32));
+            while let Some(a) = l.next_arrival().filter(|&a| a <= t) {
+                popped += l.pop_arrived_packet(a).unwrap().0.size as u64;
+            }
+            let (head, tail) = (l.ring.head(), l.ring.tail());
+            for k in head..=tail {
+                let sum: u64 = (k..tail).map(|n| l.ring.at(n).pkt.size as u64).sum();
+                assert_eq!(l.queue_bytes_from(k), sum, "packet {seq}, entry {k}");
+            }
+            assert_eq!(l.bits_sent() / 8, popped + l.cut_in_service.1 + l.queue_bytes_from(head));
+        }
+        assert!(l.stats.queue_drops > 100 && l.cut_in_service.0 > 0, "{:?}", l.stats);
     }
 
     #[test]
