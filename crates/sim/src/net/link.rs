@@ -82,6 +82,9 @@ pub struct LinkDir {
     /// count and `bytes_accepted` (`pkts_sent`, `bits_sent`) instead of two counters per packet.
     cut_in_service: (u64, u64),
     pub event_pending: bool,
+    /// Every route that crosses this direction ends with it (`Routes::last_hops`): a packet arriving is
+    /// delivered without reading its route (12 instructions an arrival).
+    pub last_hop: bool,
     /// Bits the simulation adds to this direction's index in the arrival events it schedules for it
     /// (`sim/events.rs` marks traced directions so, and tests the bit of the index it holds instead of
     /// loading a flag); 0 otherwise.
@@ -126,6 +129,7 @@ impl LinkDir {
             bytes_accepted: 0,
             cut_in_service: (0, 0),
             event_pending: false,
+            last_hop: false,
             event_tag: 0,
             stats: LinkStats::default(),
             managed: None,

@@ -179,9 +179,15 @@ impl Simulation {
             match link.next_arrival() {
                 Some(t) if t <= now => {
                     let lost = link.head_lost();
+                    let last_hop = link.last_hop;
                     let mut p = link.pop_head_packet();
                     if lost {
                         self.net.drop_packet();
+                        continue;
+                    }
+                    if last_hop {
+                        debug_assert!(self.net.routes.hop(p.route, p.hop + 1).is_none());
+                        self.deliver(&p);
                         continue;
                     }
                     // The next hop found before `hop` moves on: a packet delivered here never needs it
