@@ -53,9 +53,15 @@ pub struct LinkDir {
     /// Up and not managed: the one test `enqueue` makes before its FIFO (a managed direction is told
     /// apart there rather than by the caller, so drop-tail hops pay no extra branch).
     inline_fifo: bool,
-    /// `inline_fifo` and not `lossy`: a direction whose `enqueue` may take its path without calls
-    /// (`update_plain` keeps it).
+    /// `inline_fifo`, not `lossy` and not `clamped`: a direction whose `enqueue` may take its path
+    /// without calls (`update_plain` keeps it).
     plain: bool,
+    /// The ring's last entry arrives later than its end of serialisation plus the current delay: held
+    /// back behind an earlier packet after the delay was lowered (a link never reorders), or on the
+    /// wire since before that. Only then may a new packet's arrival need holding back too, so only
+    /// then do packets take the general path, which compares with the last arrival (the plain path
+    /// saved that comparison and the store of the last arrival: 8 instructions a packet).
+    clamped: bool,
     /// Deterministic drops (flow, seq), first transmissions only; sorted.
     drop_list: Vec<(u32, u64)>,
     /// `loss > 0` or a drop list: most directions lose nothing, and this one test is all they pay for
@@ -63,7 +69,6 @@ pub struct LinkDir {
     lossy: bool,
     rng: Rng,
     busy_until: Time,
-    last_arrive: Time,
     /// (size, serialisation time at `bps`) of the last packet: most directions carry one packet size,
     /// so the division runs once instead of per packet. Reset when the rate changes ((0, 0) is right at
     /// any rate).
@@ -118,11 +123,11 @@ impl LinkDir {
             up: true,
             inline_fifo: true,
             plain: loss <= 0.0,
+            clamped: false,
             drop_list: Vec::new(),
             lossy: loss > 0.0,
             rng,
             busy_until: 0,
-            last_arrive: 0,
             ser_cache: (0, 0),
             ring: Ring::default(),
             waiting_hint: 0,
@@ -144,7 +149,31 @@ impl LinkDir {
     }
 
     fn update_plain(&mut self) {
-        self.plain = self.inline_fifo && !self.lossy;
+        self.plain = self.inline_fifo && !self.lossy && !self.clamped;
+    }
+
+    /// Arrival time of the ring's last entry; 0 for an empty ring, whose packets have all arrived by
+    /// now (earlier than any new packet can).
+    fn last_arrival(&self) -> Time {
+        self.ring.back().map_or(0, |e| e.arrive)
+    }
+
+    /// `arrive`, for a packet about to join the ring, held back behind the ring's last arrival (a link
+    /// never reorders: if its delay was lowered, later packets wait behind earlier ones); notes in
+    /// `clamped` whether it was.
+    fn after_last_arrival(&mut self, arrive: Time) -> Time {
+        let last = self.last_arrival();
+        if self.clamped != (last > arrive) {
+            self.clamped = last > arrive;
+            self.update_plain();
+        }
+        arrive.max(last)
+    }
+
+    /// Sets `clamped` from the ring's last entry after its arrival times or the delay changed.
+    fn update_clamped(&mut self) {
+        self.clamped = self.ring.back().is_some_and(|e| e.arrive > e.finish + self.delay);
+        self.update_plain();
     }
 
     /// Sets the packets to drop deterministically: (flow, seq) of first transmissions of data.
@@ -245,13 +274,14 @@ impl LinkDir {
             return self.not_inline();
         }
         let ser = self.serialisation(pkt.size);
-        self.accept(now, pkt, ser, |link| link.lossy && link.loses(pkt))
+        self.accept(now, pkt, ser, true, |link| link.lossy && link.loses(pkt))
     }
 
-    /// Whether `enqueue_plain` may take `pkt`: the usual direction (drop-tail, up, lossless) carrying
-    /// the size of its last packet, with room in its ring. One flag and two comparisons, and that path
-    /// makes no call (no division for a new size, no growth, no loss model): a caller leaves `enqueue`
-    /// for everything else, behind a call in tail position.
+    /// Whether `enqueue_plain` may take `pkt`: the usual direction (drop-tail, up, lossless, no arrival
+    /// held back behind an earlier one: `clamped`) carrying the size of its last packet, with room in
+    /// its ring. One flag and two comparisons, and that path makes no call (no division for a new size,
+    /// no growth, no loss model): a caller leaves `enqueue` for everything else, behind a call in tail
+    /// position.
     #[inline(always)]
     pub fn takes_plain(&self, pkt: &Packet) -> bool {
         self.takes_plain_size(pkt.size)
@@ -276,7 +306,7 @@ impl LinkDir {
     ) -> Option<&mut Packet> {
         debug_assert!(self.takes_plain_size(size));
         let ser = self.ser_cache.1;
-        let (start, finish, arrive) = self.admit(now, size, ser, false)?;
+        let (start, finish, arrive) = self.admit(now, size, ser, false, false)?;
         let cum_bytes = self.bytes_accepted;
         // The ring borrowed apart from the event fields, so that the slot is held across the call below.
         let LinkDir { ring, event_pending, event_tag, .. } = self;
@@ -299,20 +329,21 @@ impl LinkDir {
     pub fn enqueue_plain(&mut self, now: Time, pkt: &Packet) -> Enqueued {
         debug_assert!(self.takes_plain(pkt));
         let ser = self.ser_cache.1;
-        self.accept(now, pkt, ser, |_| false)
+        self.accept(now, pkt, ser, false, |_| false)
     }
 
     /// Queues or drops a packet whose serialisation takes `ser` on this FIFO direction; `lose` is asked,
-    /// once the packet is accepted, whether the loss model drops it on the wire.
+    /// once the packet is accepted, whether the loss model drops it on the wire. `clamp` as `admit`'s.
     #[inline(always)]
     fn accept(
         &mut self,
         now: Time,
         pkt: &Packet,
         ser: Time,
+        clamp: bool,
         lose: impl FnOnce(&mut Self) -> bool,
     ) -> Enqueued {
-        let Some((start, finish, arrive)) = self.admit(now, pkt.size, ser, true) else {
+        let Some((start, finish, arrive)) = self.admit(now, pkt.size, ser, true, clamp) else {
             return Enqueued::Dropped;
         };
         let lost = lose(self);
@@ -334,9 +365,17 @@ impl LinkDir {
 
     /// The FIFO's schedule for a packet of `size` bytes whose serialisation takes `ser`: its start,
     /// finish and arrival times, with the transmitter and the counters moved on; None if the buffer is
-    /// full (a drop counted only if `count_drop`).
+    /// full (a drop counted only if `count_drop`). Only a caller that may find the direction `clamped`
+    /// asks for the arrival to be held back behind the last one (`clamp`).
     #[inline(always)]
-    fn admit(&mut self, now: Time, size: u32, ser: Time, count_drop: bool) -> Option<(Time, Time, Time)> {
+    fn admit(
+        &mut self,
+        now: Time,
+        size: u32,
+        ser: Time,
+        count_drop: bool,
+        clamp: bool,
+    ) -> Option<(Time, Time, Time)> {
         // Only a packet that waits adds to the waiting time and may raise the maximum queue: a packet
         // finding the transmitter idle (every ACK of the reference dumbbell) skips both counters.
         let start = if self.busy_until > now {
@@ -360,9 +399,12 @@ impl LinkDir {
         };
         let finish = start + ser;
         self.busy_until = finish;
-        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
-        let arrive = (finish + self.delay).max(self.last_arrive);
-        self.last_arrive = arrive;
+        let arrive = if clamp {
+            self.after_last_arrival(finish + self.delay)
+        } else {
+            debug_assert!(!self.clamped && self.last_arrival() <= finish + self.delay);
+            finish + self.delay
+        };
         self.bytes_accepted += size as u64;
         self.stats.busy_ns += ser;
         Some((start, finish, arrive))
@@ -384,9 +426,7 @@ impl LinkDir {
     fn put_on_wire(&mut self, mut e: InFlight) -> Time {
         let size = e.pkt.size as u64;
         self.busy_until = e.finish;
-        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
-        e.arrive = (e.finish + self.delay).max(self.last_arrive);
-        self.last_arrive = e.arrive;
+        e.arrive = self.after_last_arrival(e.finish + self.delay);
         self.bytes_accepted += size;
         e.cum_bytes = self.bytes_accepted;
         self.stats.busy_ns += e.finish - e.start;
@@ -477,12 +517,14 @@ impl LinkDir {
         self.bps = (bps.round() as u64).max(1);
         self.ser_cache = (0, 0);
         self.reschedule_waiting(now);
+        self.update_clamped();
     }
 
     /// Changes the propagation delay for packets that have not started transmission.
     pub fn set_delay(&mut self, now: Time, delay: Time) {
         self.delay = delay;
         self.reschedule_waiting(now);
+        self.update_clamped();
     }
 
     fn reschedule_waiting(&mut self, now: Time) {
@@ -508,7 +550,6 @@ impl LinkDir {
         // means nothing is in service.
         if let Some(back) = self.ring.back() {
             self.busy_until = back.finish;
-            self.last_arrive = back.arrive;
         }
     }
 
@@ -534,7 +575,7 @@ impl LinkDir {
         self.bytes_accepted = kept_bytes;
         self.waiting_hint = self.ring.head();
         self.busy_until = now;
-        self.last_arrive = now;
+        self.update_clamped();
         dropped.reverse();
         if let Some(m) = &mut self.managed {
             let waiting = m.drain();
@@ -657,6 +698,35 @@ mod tests {
         assert!(matches!(l.enqueue(0, &pkt(1, 1000)), Enqueued::Accepted(_)));
         assert!(matches!(l.enqueue(0, &pkt(2, 600)), Enqueued::Dropped));
         assert!(matches!(l.enqueue(0, &pkt(3, 500)), Enqueued::Accepted(_)));
+    }
+
+    /// After the delay is lowered, packets arrive no earlier than those already on the wire, and take
+    /// the general path (which holds them back) until one arrives at its own time.
+    #[test]
+    fn a_lowered_delay_holds_arrivals_back_off_the_plain_path() {
+        let mut l = link(10);
+        for i in 0..3 {
+            enqueue_as_the_network_does(&mut l, 0, &pkt(i, 1000));
+        }
+        assert!(l.takes_plain(&pkt(3, 1000)));
+        // Packet 0 is on the wire (due at 11 ms); 1 and 2 now finish at 2 and 3 ms, plus 1 ms.
+        l.set_delay(500_000, 1_000_000);
+        assert!(!l.takes_plain(&pkt(3, 1000)), "held back: off the plain path");
+        // Finishes at 4 ms: due at 5 ms, held back to 11 ms.
+        enqueue_as_the_network_does(&mut l, 600_000, &pkt(3, 1000));
+        let arrivals: Vec<_> = std::iter::from_fn(|| {
+            let t = l.next_arrival()?;
+            l.pop_arrived_packet(t).map(|(p, _)| (p.seq, t))
+        })
+        .collect();
+        assert_eq!(arrivals, vec![(0, 11_000_000), (1, 11_000_000), (2, 11_000_000), (3, 11_000_000)]);
+        assert!(!l.takes_plain(&pkt(4, 1000)), "the last entry was held back");
+        // The next packet arrives at its own time, and the one after takes the plain path again.
+        enqueue_as_the_network_does(&mut l, 20_000_000, &pkt(4, 1000));
+        assert_eq!(l.next_arrival(), Some(22_000_000));
+        assert!(l.takes_plain(&pkt(5, 1000)));
+        enqueue_as_the_network_does(&mut l, 20_000_000, &pkt(5, 1000));
+        assert_eq!(l.ring.back().map(|e| e.arrive), Some(23_000_000));
     }
 
     /// The bytes queued from any ring entry on, derived from the entries' running counts, are their
