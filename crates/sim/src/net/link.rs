@@ -18,7 +18,13 @@ use crate::rng::Rng;
 use crate::time::{serialisation, Time};
 
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub struct InFlight {
+    /// The packet itself. Packets travel by value from ring to ring: a ring is read and written in
+    /// order, so the packet is in cache when it arrives (a pool slot, touched last a whole pipe ago, was
+    /// not), and nothing needs allocating or freeing. First in the entry: a packet built in its slot
+    /// (`LinkDir::reserve_plain`) is at the entry's address.
+    pub pkt: Packet,
     pub start: Time,
     pub finish: Time,
     pub arrive: Time,
@@ -26,10 +32,6 @@ pub struct InFlight {
     pub cum_bytes: u64,
     /// Dropped by the loss model after serialisation: discarded on arrival.
     pub lost: bool,
-    /// The packet itself. Packets travel by value from ring to ring: a ring is read and written in
-    /// order, so the packet is in cache when it arrives (a pool slot, touched last a whole pipe ago, was
-    /// not), and nothing needs allocating or freeing.
-    pub pkt: Packet,
 }
 
 pub enum Enqueued {
@@ -51,9 +53,15 @@ pub struct LinkDir {
     /// Up and not managed: the one test `enqueue` makes before its FIFO (a managed direction is told
     /// apart there rather than by the caller, so drop-tail hops pay no extra branch).
     inline_fifo: bool,
-    /// `inline_fifo` and not `lossy`: a direction whose `enqueue` may take its path without calls
-    /// (`update_plain` keeps it).
+    /// `inline_fifo`, not `lossy` and not `clamped`: a direction whose `enqueue` may take its path
+    /// without calls (`update_plain` keeps it).
     plain: bool,
+    /// The ring's last entry arrives later than its end of serialisation plus the current delay: held
+    /// back behind an earlier packet after the delay was lowered (a link never reorders), or on the
+    /// wire since before that. Only then may a new packet's arrival need holding back too, so only
+    /// then do packets take the general path, which compares with the last arrival (the plain path
+    /// saved that comparison and the store of the last arrival: 8 instructions a packet).
+    clamped: bool,
     /// Deterministic drops (flow, seq), first transmissions only; sorted.
     drop_list: Vec<(u32, u64)>,
     /// `loss > 0` or a drop list: most directions lose nothing, and this one test is all they pay for
@@ -61,7 +69,6 @@ pub struct LinkDir {
     lossy: bool,
     rng: Rng,
     busy_until: Time,
-    last_arrive: Time,
     /// (size, serialisation time at `bps`) of the last packet: most directions carry one packet size,
     /// so the division runs once instead of per packet. Reset when the rate changes ((0, 0) is right at
     /// any rate).
@@ -72,14 +79,17 @@ pub struct LinkDir {
     /// (except when a rate or delay change reschedules the waiting packets), and finding the queue length
     /// on enqueue costs O(1) amortised instead of a binary search over the ring.
     waiting_hint: u64,
+    /// Bytes accepted so far; each ring entry holds the count up to and including its packet
+    /// (`cum_bytes`), so the bytes of the ring from an entry on are a difference (`queue_bytes_from`).
     bytes_accepted: u64,
-    /// cum_bytes of the last entry that left the ring.
-    popped_cum_bytes: u64,
     /// Packets, and their bytes, that had started transmission when `take_down` removed them from the
     /// ring: still counted as sent. With them, the packets and bits sent follow from the ring's entry
     /// count and `bytes_accepted` (`pkts_sent`, `bits_sent`) instead of two counters per packet.
     cut_in_service: (u64, u64),
     pub event_pending: bool,
+    /// Every route that crosses this direction ends with it (`Routes::last_hops`): a packet arriving is
+    /// delivered without reading its route (12 instructions an arrival).
+    pub last_hop: bool,
     /// Bits the simulation adds to this direction's index in the arrival events it schedules for it
     /// (`sim/events.rs` marks traced directions so, and tests the bit of the index it holds instead of
     /// loading a flag); 0 otherwise.
@@ -113,18 +123,18 @@ impl LinkDir {
             up: true,
             inline_fifo: true,
             plain: loss <= 0.0,
+            clamped: false,
             drop_list: Vec::new(),
             lossy: loss > 0.0,
             rng,
             busy_until: 0,
-            last_arrive: 0,
             ser_cache: (0, 0),
             ring: Ring::default(),
             waiting_hint: 0,
             bytes_accepted: 0,
-            popped_cum_bytes: 0,
             cut_in_service: (0, 0),
             event_pending: false,
+            last_hop: false,
             event_tag: 0,
             stats: LinkStats::default(),
             managed: None,
@@ -139,7 +149,31 @@ impl LinkDir {
     }
 
     fn update_plain(&mut self) {
-        self.plain = self.inline_fifo && !self.lossy;
+        self.plain = self.inline_fifo && !self.lossy && !self.clamped;
+    }
+
+    /// Arrival time of the ring's last entry; 0 for an empty ring, whose packets have all arrived by
+    /// now (earlier than any new packet can).
+    fn last_arrival(&self) -> Time {
+        self.ring.back().map_or(0, |e| e.arrive)
+    }
+
+    /// `arrive`, for a packet about to join the ring, held back behind the ring's last arrival (a link
+    /// never reorders: if its delay was lowered, later packets wait behind earlier ones); notes in
+    /// `clamped` whether it was.
+    fn after_last_arrival(&mut self, arrive: Time) -> Time {
+        let last = self.last_arrival();
+        if self.clamped != (last > arrive) {
+            self.clamped = last > arrive;
+            self.update_plain();
+        }
+        arrive.max(last)
+    }
+
+    /// Sets `clamped` from the ring's last entry after its arrival times or the delay changed.
+    fn update_clamped(&mut self) {
+        self.clamped = self.ring.back().is_some_and(|e| e.arrive > e.finish + self.delay);
+        self.update_plain();
     }
 
     /// Sets the packets to drop deterministically: (flow, seq) of first transmissions of data.
@@ -214,11 +248,15 @@ impl LinkDir {
         self.ring.tail() - self.first_waiting(now)
     }
 
-    /// Bytes of the ring entries from number `k` on.
+    /// Bytes of the ring entries from number `k` on (`k` in `head..=tail`). Entry `k`'s count less its
+    /// own size is its predecessor's, so nothing keeps the count of the last entry popped: storing it
+    /// cost every arrival 2 instructions.
     fn queue_bytes_from(&self, k: u64) -> u64 {
-        let before =
-            if k == self.ring.head() { self.popped_cum_bytes } else { self.ring.at(k - 1).cum_bytes };
-        self.bytes_accepted - before
+        if k == self.ring.tail() {
+            return 0;
+        }
+        let e = self.ring.at(k);
+        self.bytes_accepted - (e.cum_bytes - e.pkt.size as u64)
     }
 
     #[inline]
@@ -236,16 +274,53 @@ impl LinkDir {
             return self.not_inline();
         }
         let ser = self.serialisation(pkt.size);
-        self.accept(now, pkt, ser, |link| link.lossy && link.loses(pkt))
+        self.accept(now, pkt, ser, true, |link| link.lossy && link.loses(pkt))
     }
 
-    /// Whether `enqueue_plain` may take `pkt`: the usual direction (drop-tail, up, lossless) carrying
-    /// the size of its last packet, with room in its ring. One flag and two comparisons, and that path
-    /// makes no call (no division for a new size, no growth, no loss model): a caller leaves `enqueue`
-    /// for everything else, behind a call in tail position.
+    /// Whether `enqueue_plain` may take `pkt`: the usual direction (drop-tail, up, lossless, no arrival
+    /// held back behind an earlier one: `clamped`) carrying the size of its last packet, with room in
+    /// its ring. One flag and two comparisons, and that path makes no call (no division for a new size,
+    /// no growth, no loss model): a caller leaves `enqueue` for everything else, behind a call in tail
+    /// position.
     #[inline(always)]
     pub fn takes_plain(&self, pkt: &Packet) -> bool {
-        self.plain && self.ser_cache.0 == pkt.size && self.ring.has_room()
+        self.takes_plain_size(pkt.size)
+    }
+
+    /// `takes_plain` for a packet of `size` bytes.
+    #[inline(always)]
+    pub fn takes_plain_size(&self, size: u32) -> bool {
+        self.plain && self.ser_cache.0 == size && self.ring.has_room()
+    }
+
+    /// `enqueue_plain` of a packet of `size` bytes that the caller writes into the returned ring slot
+    /// (built there, not built aside and copied). None if the buffer is full: nothing has changed then,
+    /// and `enqueue` drops the packet as it would have. `first_arrival` is called with `event_tag` and
+    /// the packet's arrival time when the direction had no arrival event.
+    #[inline(always)]
+    pub fn reserve_plain(
+        &mut self,
+        now: Time,
+        size: u32,
+        first_arrival: impl FnOnce(u32, Time),
+    ) -> Option<&mut Packet> {
+        debug_assert!(self.takes_plain_size(size));
+        let ser = self.ser_cache.1;
+        let (start, finish, arrive) = self.admit(now, size, ser, false, false)?;
+        let cum_bytes = self.bytes_accepted;
+        // The ring borrowed apart from the event fields, so that the slot is held across the call below.
+        let LinkDir { ring, event_pending, event_tag, .. } = self;
+        let e = ring.push_back_slot();
+        e.start = start;
+        e.finish = finish;
+        e.arrive = arrive;
+        e.cum_bytes = cum_bytes;
+        e.lost = false;
+        if !*event_pending {
+            *event_pending = true;
+            first_arrival(*event_tag, arrive);
+        }
+        Some(&mut e.pkt)
     }
 
     /// `enqueue` of a packet `takes_plain` accepts. A drop here is a full buffer's (`Dropped` is never
@@ -254,47 +329,24 @@ impl LinkDir {
     pub fn enqueue_plain(&mut self, now: Time, pkt: &Packet) -> Enqueued {
         debug_assert!(self.takes_plain(pkt));
         let ser = self.ser_cache.1;
-        self.accept(now, pkt, ser, |_| false)
+        self.accept(now, pkt, ser, false, |_| false)
     }
 
     /// Queues or drops a packet whose serialisation takes `ser` on this FIFO direction; `lose` is asked,
-    /// once the packet is accepted, whether the loss model drops it on the wire.
+    /// once the packet is accepted, whether the loss model drops it on the wire. `clamp` as `admit`'s.
     #[inline(always)]
     fn accept(
         &mut self,
         now: Time,
         pkt: &Packet,
         ser: Time,
+        clamp: bool,
         lose: impl FnOnce(&mut Self) -> bool,
     ) -> Enqueued {
-        let size = pkt.size;
-        // Only a packet that waits adds to the waiting time and may raise the maximum queue: a packet
-        // finding the transmitter idle (every ACK of the reference dumbbell) skips both counters.
-        let start = if self.busy_until > now {
-            let k = self.first_waiting_advance(now);
-            let waiting = self.ring.tail() - k;
-            let full = match self.buffer {
-                Buffer::Packets(cap) => waiting >= cap,
-                Buffer::Bytes(cap) => self.queue_bytes_from(k) + size as u64 > cap,
-            };
-            if full {
-                self.stats.queue_drops += 1;
-                return Enqueued::Dropped;
-            }
-            self.stats.wait_ns += (self.busy_until - now) as u128;
-            self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(waiting + 1);
-            self.busy_until
-        } else {
-            now
+        let Some((start, finish, arrive)) = self.admit(now, pkt.size, ser, true, clamp) else {
+            return Enqueued::Dropped;
         };
-        let finish = start + ser;
-        self.busy_until = finish;
-        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
-        let arrive = (finish + self.delay).max(self.last_arrive);
-        self.last_arrive = arrive;
         let lost = lose(self);
-        self.bytes_accepted += size as u64;
-        self.stats.busy_ns += ser;
         self.ring.push_back(InFlight {
             start,
             finish,
@@ -309,6 +361,53 @@ impl LinkDir {
             self.event_pending = true;
             Enqueued::Accepted(Some(arrive))
         }
+    }
+
+    /// The FIFO's schedule for a packet of `size` bytes whose serialisation takes `ser`: its start,
+    /// finish and arrival times, with the transmitter and the counters moved on; None if the buffer is
+    /// full (a drop counted only if `count_drop`). Only a caller that may find the direction `clamped`
+    /// asks for the arrival to be held back behind the last one (`clamp`).
+    #[inline(always)]
+    fn admit(
+        &mut self,
+        now: Time,
+        size: u32,
+        ser: Time,
+        count_drop: bool,
+        clamp: bool,
+    ) -> Option<(Time, Time, Time)> {
+        // Only a packet that waits adds to the waiting time and may raise the maximum queue: a packet
+        // finding the transmitter idle (every ACK of the reference dumbbell) skips both counters.
+        let start = if self.busy_until > now {
+            let k = self.first_waiting_advance(now);
+            let waiting = self.ring.tail() - k;
+            let full = match self.buffer {
+                Buffer::Packets(cap) => waiting >= cap,
+                Buffer::Bytes(cap) => self.queue_bytes_from(k) + size as u64 > cap,
+            };
+            if full {
+                if count_drop {
+                    self.stats.queue_drops += 1;
+                }
+                return None;
+            }
+            self.stats.wait_ns += (self.busy_until - now) as u128;
+            self.stats.max_queue_pkts = self.stats.max_queue_pkts.max(waiting + 1);
+            self.busy_until
+        } else {
+            now
+        };
+        let finish = start + ser;
+        self.busy_until = finish;
+        let arrive = if clamp {
+            self.after_last_arrival(finish + self.delay)
+        } else {
+            debug_assert!(!self.clamped && self.last_arrival() <= finish + self.delay);
+            finish + self.delay
+        };
+        self.bytes_accepted += size as u64;
+        self.stats.busy_ns += ser;
+        Some((start, finish, arrive))
     }
 
     /// `enqueue` on a direction that is down or managed.
@@ -327,9 +426,7 @@ impl LinkDir {
     fn put_on_wire(&mut self, mut e: InFlight) -> Time {
         let size = e.pkt.size as u64;
         self.busy_until = e.finish;
-        // A link never reorders: if its delay was lowered, later packets wait behind earlier ones.
-        e.arrive = (e.finish + self.delay).max(self.last_arrive);
-        self.last_arrive = e.arrive;
+        e.arrive = self.after_last_arrival(e.finish + self.delay);
         self.bytes_accepted += size;
         e.cum_bytes = self.bytes_accepted;
         self.stats.busy_ns += e.finish - e.start;
@@ -362,7 +459,6 @@ impl LinkDir {
     pub fn pop_head_packet(&mut self) -> Packet {
         let e = self.ring.front().expect("pop_head of an empty ring");
         let p = e.pkt;
-        self.popped_cum_bytes = e.cum_bytes;
         self.ring.advance_head();
         p
     }
@@ -421,12 +517,14 @@ impl LinkDir {
         self.bps = (bps.round() as u64).max(1);
         self.ser_cache = (0, 0);
         self.reschedule_waiting(now);
+        self.update_clamped();
     }
 
     /// Changes the propagation delay for packets that have not started transmission.
     pub fn set_delay(&mut self, now: Time, delay: Time) {
         self.delay = delay;
         self.reschedule_waiting(now);
+        self.update_clamped();
     }
 
     fn reschedule_waiting(&mut self, now: Time) {
@@ -452,7 +550,6 @@ impl LinkDir {
         // means nothing is in service.
         if let Some(back) = self.ring.back() {
             self.busy_until = back.finish;
-            self.last_arrive = back.arrive;
         }
     }
 
@@ -462,6 +559,8 @@ impl LinkDir {
         self.inline_fifo = false;
         self.update_plain();
         let mut dropped = Vec::with_capacity(self.ring.len());
+        // What was accepted before the ring's first entry: the count goes back to it.
+        let kept_bytes = self.bytes_accepted - self.queue_bytes_from(self.ring.head());
         while let Some(e) = self.ring.pop_back() {
             let unserved = e.finish - e.start.max(now).min(e.finish);
             self.stats.busy_ns -= unserved;
@@ -473,10 +572,10 @@ impl LinkDir {
             self.stats.queue_drops += 1;
             dropped.push(e.pkt);
         }
-        self.bytes_accepted = self.popped_cum_bytes;
+        self.bytes_accepted = kept_bytes;
         self.waiting_hint = self.ring.head();
         self.busy_until = now;
-        self.last_arrive = now;
+        self.update_clamped();
         dropped.reverse();
         if let Some(m) = &mut self.managed {
             let waiting = m.drain();
@@ -601,6 +700,63 @@ mod tests {
         assert!(matches!(l.enqueue(0, &pkt(3, 500)), Enqueued::Accepted(_)));
     }
 
+    /// After the delay is lowered, packets arrive no earlier than those already on the wire, and take
+    /// the general path (which holds them back) until one arrives at its own time.
+    #[test]
+    fn a_lowered_delay_holds_arrivals_back_off_the_plain_path() {
+        let mut l = link(10);
+        for i in 0..3 {
+            enqueue_as_the_network_does(&mut l, 0, &pkt(i, 1000));
+        }
+        assert!(l.takes_plain(&pkt(3, 1000)));
+        // Packet 0 is on the wire (due at 11 ms); 1 and 2 now finish at 2 and 3 ms, plus 1 ms.
+        l.set_delay(500_000, 1_000_000);
+        assert!(!l.takes_plain(&pkt(3, 1000)), "held back: off the plain path");
+        // Finishes at 4 ms: due at 5 ms, held back to 11 ms.
+        enqueue_as_the_network_does(&mut l, 600_000, &pkt(3, 1000));
+        let arrivals: Vec<_> = std::iter::from_fn(|| {
+            let t = l.next_arrival()?;
+            l.pop_arrived_packet(t).map(|(p, _)| (p.seq, t))
+        })
+        .collect();
+        assert_eq!(arrivals, vec![(0, 11_000_000), (1, 11_000_000), (2, 11_000_000), (3, 11_000_000)]);
+        assert!(!l.takes_plain(&pkt(4, 1000)), "the last entry was held back");
+        // The next packet arrives at its own time, and the one after takes the plain path again.
+        enqueue_as_the_network_does(&mut l, 20_000_000, &pkt(4, 1000));
+        assert_eq!(l.next_arrival(), Some(22_000_000));
+        assert!(l.takes_plain(&pkt(5, 1000)));
+        enqueue_as_the_network_does(&mut l, 20_000_000, &pkt(5, 1000));
+        assert_eq!(l.ring.back().map(|e| e.arrive), Some(23_000_000));
+    }
+
+    /// The bytes queued from any ring entry on, derived from the entries' running counts, are their
+    /// sizes summed, and the bytes sent are those popped, cut in service and still held, through
+    /// arrivals, drops, departures and the direction going down and back up.
+    #[test]
+    fn queued_bytes_follow_from_the_entries_counts() {
+        let mut l = LinkDir::new(8e6, 5_000_000, Buffer::Bytes(20_000), 0.0, Rng::stream(5, "t"));
+        let mut rng = Rng::stream(5, "sizes");
+        let (mut t, mut popped) = (0, 0);
+        for seq in 0..5000u64 {
+            t += rng.exponential(800_000.0) as Time;
+            if seq % 1000 == 999 {
+                l.take_down(t);
+                l.bring_up();
+            }
+            l.enqueue(t, &pkt(seq, 200 + (rng.next_u64() % 1300) as u32));
+            while let Some(a) = l.next_arrival().filter(|&a| a <= t) {
+                popped += l.pop_arrived_packet(a).unwrap().0.size as u64;
+            }
+            let (head, tail) = (l.ring.head(), l.ring.tail());
+            for k in head..=tail {
+                let sum: u64 = (k..tail).map(|n| l.ring.at(n).pkt.size as u64).sum();
+                assert_eq!(l.queue_bytes_from(k), sum, "packet {seq}, entry {k}");
+            }
+            assert_eq!(l.bits_sent() / 8, popped + l.cut_in_service.1 + l.queue_bytes_from(head));
+        }
+        assert!(l.stats.queue_drops > 100 && l.cut_in_service.0 > 0, "{:?}", l.stats);
+    }
+
     #[test]
     fn rate_change_reschedules_waiting_packets_only() {
         let mut l = link(10);
@@ -694,28 +850,45 @@ mod tests {
         }
     }
 
-    /// The plain path queues, drops and schedules exactly as the general one, over arrivals that fill
-    /// and drain the buffer, with an occasional packet of another size and the ring's growth.
+    /// What the network's `send_filled` does: the packet written into the slot `reserve_plain` gives
+    /// when the direction takes it, the general path otherwise (a full buffer included).
+    fn reserve_as_the_network_does(l: &mut LinkDir, now: Time, p: &Packet) -> Enqueued {
+        if l.takes_plain_size(p.size) {
+            let mut first = None;
+            if let Some(slot) = l.reserve_plain(now, p.size, |_, t| first = Some(t)) {
+                *slot = *p;
+                return Enqueued::Accepted(first);
+            }
+        }
+        l.enqueue(now, p)
+    }
+
+    /// The plain path, and the packet written into its reserved slot, queue, drop and schedule exactly
+    /// as the general one, over arrivals that fill and drain the buffer, with an occasional packet of
+    /// another size and the ring's growth.
     #[test]
     fn the_plain_path_matches_the_general_one() {
-        let (mut plain, mut general) = (link(20), link(20));
+        let (mut plain, mut reserved, mut general) = (link(20), link(20), link(20));
         let mut rng = Rng::stream(3, "arrivals");
         let (mut t, mut took_plain) = (0, 0);
-        let (mut out_plain, mut out_general) = (Vec::new(), Vec::new());
+        let mut out = [Vec::new(), Vec::new(), Vec::new()];
         for seq in 0..20_000u64 {
             t += rng.exponential(950_000.0) as Time;
             let size = if rng.next_u64().is_multiple_of(50) { 400 } else { 1000 };
             let p = pkt(seq, size);
             took_plain += u32::from(plain.takes_plain(&p));
-            let (a, b) = (enqueue_as_the_network_does(&mut plain, t, &p), general.enqueue(t, &p));
             let key = |e: Enqueued| match e {
                 Enqueued::Accepted(t) => Some(t),
                 Enqueued::Dropped => None,
             };
-            assert_eq!(key(a), key(b), "packet {seq}");
-            for (l, out) in [(&mut plain, &mut out_plain), (&mut general, &mut out_general)] {
+            let a = key(enqueue_as_the_network_does(&mut plain, t, &p));
+            let b = key(reserve_as_the_network_does(&mut reserved, t, &p));
+            let c = key(general.enqueue(t, &p));
+            assert_eq!((a, b), (c, c), "packet {seq}");
+            for (l, out) in [&mut plain, &mut reserved, &mut general].into_iter().zip(&mut out) {
                 while let Some(a) = l.next_arrival().filter(|&a| a <= t) {
-                    out.push((l.pop_arrived_packet(a).unwrap().0.seq, a));
+                    let (p, lost) = l.pop_arrived_packet(a).unwrap();
+                    out.push((p.seq, p.size, lost, a));
                 }
             }
         }
@@ -724,11 +897,15 @@ mod tests {
             "{took_plain} {}",
             plain.stats.queue_drops
         );
-        assert_eq!(out_plain, out_general);
-        assert_eq!(plain.stats.queue_drops, general.stats.queue_drops);
-        assert_eq!(plain.stats.wait_ns, general.stats.wait_ns);
-        assert_eq!(plain.stats.busy_ns, general.stats.busy_ns);
-        assert_eq!(plain.stats.max_queue_pkts, general.stats.max_queue_pkts);
+        for l in [&plain, &reserved] {
+            assert_eq!(l.stats.queue_drops, general.stats.queue_drops);
+            assert_eq!(l.stats.wait_ns, general.stats.wait_ns);
+            assert_eq!(l.stats.busy_ns, general.stats.busy_ns);
+            assert_eq!(l.stats.max_queue_pkts, general.stats.max_queue_pkts);
+            assert_eq!((l.pkts_sent(), l.bits_sent()), (general.pkts_sent(), general.bits_sent()));
+        }
+        assert_eq!(out[0], out[2]);
+        assert_eq!(out[1], out[2]);
     }
 
     /// Only a lossless drop-tail direction that is up takes the plain path, whatever changed it.

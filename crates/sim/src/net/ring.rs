@@ -100,6 +100,17 @@ impl<T: Copy + Default> Ring<T> {
         self.tail += 1;
     }
 
+    /// Appends an entry to be filled in place: returns it, holding whatever its slot held before.
+    #[inline]
+    pub fn push_back_slot(&mut self) -> &mut T {
+        if self.len() >= self.buf.len() {
+            self.grow();
+        }
+        let slot = self.slot(self.tail);
+        self.tail += 1;
+        &mut self.buf[slot]
+    }
+
     /// Drops the front entry (the ring must not be empty), for callers that read it in place.
     #[inline]
     pub fn advance_head(&mut self) {

@@ -37,6 +37,18 @@ impl Routes {
         self.hops[route as usize]
     }
 
+    /// For each of `dirs` link directions, whether every route that crosses it ends with it (true also
+    /// for a direction no route crosses): a packet arriving at the end of such a direction has arrived.
+    pub fn last_hops(&self, dirs: usize) -> Vec<bool> {
+        let mut last = vec![true; dirs];
+        for w in self.hops.windows(2) {
+            if w[0] != END && w[1] != END {
+                last[w[0] as usize] = false;
+            }
+        }
+        last
+    }
+
     /// Every direction some route crosses (with repeats).
     pub fn all_dirs(&self) -> impl Iterator<Item = u32> + '_ {
         self.hops.iter().copied().filter(|&d| d != END)
@@ -55,5 +67,9 @@ mod tests {
         assert_eq!((r.first(a), r.hop(a, 1), r.hop(a, 2)), (4, Some(7), None));
         assert_eq!((r.first(b), r.hop(b, 0), r.hop(b, 1)), (1, Some(1), None));
         assert_eq!(r.all_dirs().collect::<Vec<_>>(), vec![4, 7, 1]);
+        // 4 is followed by 7; 7 and 1 end every route that crosses them; 0 and 2 carry nothing.
+        assert_eq!(r.last_hops(8), vec![true, true, true, true, false, true, true, true]);
+        r.add(&[7, 2]);
+        assert!(!r.last_hops(8)[7], "7 is now also a first hop");
     }
 }

@@ -104,6 +104,10 @@ impl Simulation {
                 _ => (None, None),
             });
         }
+        let last_hops = routes.last_hops(links.len());
+        for (link, last) in links.iter_mut().zip(last_hops) {
+            link.last_hop = last;
+        }
         let recorder = Recorder::new(&scenario, &routes, &flows);
         let guard = Guard::new(&scenario, flows.len(), links.len());
         let mut sim = Simulation {

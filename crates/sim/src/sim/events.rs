@@ -3,7 +3,7 @@
 //! event that changes a sender ends in `after_sender`, which transmits what it queued.
 
 use super::lazy_timer::{self, Fired};
-use super::network::{data_packet, Network, TRACED_LINK};
+use super::network::{fill_data_packet, Network, TRACED_LINK};
 use super::trace::{trace_queued, trace_received};
 use super::{dir_index, Simulation};
 use crate::engine::Event;
@@ -42,24 +42,27 @@ fn ack_input(p: &Packet) -> AckInput {
 fn send_ack(fl: &mut Flow, f: u32, net: &mut Network) {
     let now = net.now;
     let (serial, sack_bytes) = if fl.sack_log.is_some() { record_sack(fl) } else { (0, 0) };
-    let echo = fl.receiver.echo;
-    net.send_new(Packet {
-        kind: PacketKind::Ack,
-        owner: f,
-        route: fl.rev_route,
-        hop: 0,
-        retransmit: echo.retransmit,
-        size: fl.ack_size + sack_bytes,
-        seq: fl.receiver.rcv_nxt,
-        tx_time: echo.tx_time,
-        first_sent: serial,
-        inflight_at_send: echo.inflight_at_send,
-        // The receiver's clock runs `rcv_clock_offset` ahead of the sender's (wrapping arithmetic keeps
-        // negative offsets exact); ALT must work without knowing it.
-        rcv_arrival: echo.arrival.wrapping_add(fl.rcv_clock_offset as u64),
-        rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
-        ecn: fl.receiver.ece,
-    });
+    net.send_filled(fl.rev_route, fl.ack_size + sack_bytes, |p| {
+        // Read here, after the slot is found: read before, they were held across that call.
+        let echo = fl.receiver.echo;
+        *p = Packet {
+            kind: PacketKind::Ack,
+            owner: f,
+            route: fl.rev_route,
+            hop: 0,
+            retransmit: echo.retransmit,
+            size: fl.ack_size + sack_bytes,
+            seq: fl.receiver.rcv_nxt,
+            tx_time: echo.tx_time,
+            first_sent: serial,
+            inflight_at_send: echo.inflight_at_send,
+            // The receiver's clock runs `rcv_clock_offset` ahead of the sender's (wrapping arithmetic keeps
+            // negative offsets exact); ALT must work without knowing it.
+            rcv_arrival: echo.arrival.wrapping_add(fl.rcv_clock_offset as u64),
+            rcv_leave: now.wrapping_add(fl.rcv_clock_offset as u64),
+            ecn: fl.receiver.ece,
+        }
+    })
 }
 
 /// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial),
@@ -99,7 +102,7 @@ fn on_ack_extras(fl: &mut Flow, p: &Packet, now: Time, traces: &mut Option<Box<T
 fn transmit_queued(fl: &mut Flow, f: u32, net: &mut Network) {
     let now = net.now;
     for tx in &fl.sender.txq {
-        net.send_new(data_packet(fl, f, tx, now));
+        net.send_filled(fl.fwd_route, fl.packet_size, |p| fill_data_packet(p, fl, f, tx, now));
     }
     let s = &mut fl.sender;
     s.txq.clear();
@@ -176,13 +179,26 @@ impl Simulation {
             match link.next_arrival() {
                 Some(t) if t <= now => {
                     let lost = link.head_lost();
+                    let last_hop = link.last_hop;
                     let mut p = link.pop_head_packet();
                     if lost {
                         self.net.drop_packet();
                         continue;
                     }
-                    p.hop += 1;
-                    self.forward(&p);
+                    if last_hop {
+                        debug_assert!(self.net.routes.hop(p.route, p.hop + 1).is_none());
+                        self.deliver(&p);
+                        continue;
+                    }
+                    // The next hop found before `hop` moves on: a packet delivered here never needs it
+                    // stored (2 instructions an arrival).
+                    match self.net.routes.hop(p.route, p.hop + 1) {
+                        Some(next) => {
+                            p.hop += 1;
+                            self.net.enqueue(next, &p);
+                        }
+                        None => self.deliver(&p),
+                    }
                 }
                 Some(t) => return self.net.queue.reschedule_link(t, d),
                 None => {
