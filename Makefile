@@ -80,17 +80,12 @@ FUZZ_CASES ?= 50000
 fuzz:
 	PROPTEST_CASES=$(FUZZ_CASES) cargo test --profile ci --locked -p delaycc-sim --test fuzz_parse --test fuzz_run
 
-# The timed lines and the last instruction counts are the profile-guided build's (tools/pgo-bench.sh,
-# which checks that it computes what the plain build does); the plain build's counts come first.
-PGO_BENCH := target/pgo/release/delaycc-bench
 bench: build
-	tools/pgo-bench.sh
-	$(PGO_BENCH)
+	cargo run --release --locked --quiet -p delaycc-sim --bin delaycc-bench
 	python benches/python_overhead.py
 	python benches/sweep_scaling.py
 	python benches/crosscheck_overhead.py
 	python benches/instructions.py $(if $(HTSIM),--htsim $(HTSIM))
-	python benches/instructions.py --bench $(PGO_BENCH) $(if $(HTSIM),--htsim $(HTSIM))
 
 lock:
 	rm -rf /tmp/delaycc-lock-venv && $(PYTHON) -m venv /tmp/delaycc-lock-venv

@@ -20,7 +20,6 @@
 //!                                    the line sets one, initial ssthresh follow); --counts adds a line
 //!                                    `counts events=E delivered=P dropped=D` (benches/scaling.py)
 //! delaycc-bench FILE.toml            any scenario; prints its summary
-//! delaycc-bench --list               the bench lines' names, one per line
 //! delaycc-bench --digest FILE...     one hash per scenario over its summary (without wall time), series
 //!                                    and event count, and the same for every bench line: optimisations
 //!                                    must leave these unchanged
@@ -512,12 +511,6 @@ fn main() {
         let flows = flag("--flows").map(|n| n.parse().expect("--flows takes a count"));
         let bandwidth = flag("--bandwidth").map(String::as_str);
         run_one(c, seconds, flows, bandwidth, args.iter().any(|a| a == "--counts"));
-        return;
-    }
-    if args.first().is_some_and(|a| a == "--list") {
-        for c in CONFIGS {
-            println!("{}", c.name);
-        }
         return;
     }
     if args.first().is_some_and(|a| a == "--digest") {
