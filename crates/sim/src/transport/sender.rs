@@ -506,7 +506,10 @@ impl Sender {
             self.rto.on_send_new(seq, now);
         }
         self.transmit_inline(now, seq, !is_new);
-        self.max_sent = self.max_sent.max(self.snd_nxt);
+        // `max_sent.max(snd_nxt)`: only a new packet moves it (an old one lies below it).
+        if is_new {
+            self.max_sent = self.snd_nxt;
+        }
         true
     }
 
