@@ -349,8 +349,9 @@ impl Sender {
         // packet already delivered out of order, which NewReno's inflation tracks (one per duplicate
         // ACK). The ns-2 FAST module's old_pif is likewise its SACK "pipe".
         // Back through i64 for the same reason as `as_f64`: one instruction, and a packet count is far
-        // below 2^63.
-        let inflight_at_send = if self.inflation == 0.0 {
+        // below 2^63. The test is on the bits (an integer compare, where `== 0.0` took five instructions):
+        // -0.0 takes the general branch, which gives the same count.
+        let inflight_at_send = if self.inflation.to_bits() == 0 {
             flight.max(1)
         } else {
             (as_f64(flight) - self.inflation).max(1.0) as i64 as u64
