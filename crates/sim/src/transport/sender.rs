@@ -91,8 +91,9 @@ pub struct Sender {
     guard: RecoverGuard,
     /// ns-2 `partial_ack_` for the SACK recoveries.
     partial_ack: bool,
-    /// Sending needs more than the window test: a SYN outstanding, SACK recovery, pacing, or a burst
-    /// limit in recovery. One flag keeps the common path to one test (`update_unusual`).
+    /// Sending needs more than the window test: the flow has not started, a SYN is outstanding, SACK
+    /// recovery, pacing, or a burst limit in recovery. One flag keeps the common path to one test
+    /// (`update_unusual`).
     unusual: bool,
     /// The SYN exchange: Some while the SYN is unacknowledged.
     pub handshake: Option<Handshake>,
@@ -285,6 +286,7 @@ impl Sender {
 
     pub fn start(&mut self, now: Time) {
         self.started = true;
+        self.update_unusual();
         self.stats.start(now);
         if self.syn {
             self.send_syn(now, false);
@@ -400,18 +402,10 @@ impl Sender {
     /// than its usual work of one or two packets.
     #[inline(always)]
     fn send_allowed(&mut self, now: Time) {
-        if !self.started {
-            return;
-        }
         if self.unusual {
             return self.try_send_unusual(now);
         }
-        let wnd = self.effective_window();
-        while self.snd_nxt < self.snd_una + wnd {
-            if !self.send_next(now) {
-                break;
-            }
-        }
+        self.send_within_window(now, self.effective_window());
     }
 
     /// `try_send` at the end of the usual ACK, with the sending of an `unusual` flow inlined too: every
@@ -419,10 +413,20 @@ impl Sender {
     /// as many round trips as it has holes.
     #[inline(always)]
     pub(super) fn try_send_after_ack(&mut self, now: Time) {
-        if self.unusual && self.started {
+        if self.unusual {
             return self.try_send_unusual_inline(now);
         }
-        self.send_allowed(now)
+        self.send_within_window(now, self.effective_window());
+    }
+
+    /// Sends packets in sequence while they fit in window `wnd`.
+    #[inline(always)]
+    fn send_within_window(&mut self, now: Time, wnd: u64) {
+        while self.snd_nxt < self.snd_una + wnd {
+            if !self.send_next(now) {
+                break;
+            }
+        }
     }
 
     /// `try_send` for everything but a plain window-limited flow (see `unusual`).
@@ -433,7 +437,7 @@ impl Sender {
 
     #[inline(always)]
     fn try_send_unusual_inline(&mut self, now: Time) {
-        if self.handshake.is_some() {
+        if !self.started || self.handshake.is_some() {
             return;
         }
         if self.sk.is_some() {
@@ -450,11 +454,7 @@ impl Sender {
         if self.in_recovery && self.recovery_maxburst > 0 {
             return self.try_send_burst(now, wnd);
         }
-        while self.snd_nxt < self.snd_una + wnd {
-            if !self.send_next(now) {
-                break;
-            }
-        }
+        self.send_within_window(now, wnd);
     }
 
     /// Tells the algorithm `cc` of a duplicate ACK, if it listens (`hears`: the sender's `cc_hears_sends`),
@@ -470,7 +470,8 @@ impl Sender {
 
     /// Recomputes `unusual` after the state it summarises changed.
     fn update_unusual(&mut self) {
-        self.unusual = self.handshake.is_some()
+        self.unusual = !self.started
+            || self.handshake.is_some()
             || self.sk.is_some()
             || self.pacer.is_some()
             || (self.in_recovery && self.recovery_maxburst > 0);
