@@ -48,6 +48,9 @@ pub struct Sender {
     pub cc: Box<dyn CongestionControl>,
     /// `cc.hears_sends()`, read once: whether `on_send` and `on_dupack` are worth calling.
     pub(super) cc_hears_sends: bool,
+    /// The flow has a rate sampler or a pacer to tell of every packet sent: one test per packet instead of
+    /// two for the flows with neither (`update_send_hooks`).
+    send_hooks: bool,
     /// `cc.window()` as the algorithm last left it, refreshed after every call into it that may change it
     /// (`sync_window`, or `on_ack_window`'s answer): the window average before `on_ack` and the send limit
     /// after it cost two loads, not two indirect calls (18 instructions a packet at 1000 flows). The
@@ -206,6 +209,7 @@ impl Sender {
             first_sent: SeqRing::default(),
             rate: cc.wants_rate_samples().then(|| Box::new(RateSampler::new())),
             cc_hears_sends: cc.hears_sends(),
+            send_hooks: false,
             cc_window: cc.window(),
             convergence: ConvergenceTracker::default(),
             stats: SenderStats::default(),
@@ -214,6 +218,7 @@ impl Sender {
             cc,
         };
         s.update_unusual();
+        s.update_send_hooks();
         s
     }
 
@@ -232,6 +237,7 @@ impl Sender {
     pub fn enable_pacing(&mut self, packet_bytes: u32) {
         self.pacer = Some(Pacer::new(packet_bytes));
         self.update_unusual();
+        self.update_send_hooks();
     }
 
     /// The flow recovers with SACK (Sack1 or the FAST module).
@@ -379,15 +385,30 @@ impl Sender {
         if self.cc_hears_sends {
             self.cc_window = self.cc.on_send_window(now, seq, retransmit, inflight_at_send);
         }
+        if self.send_hooks {
+            self.send_hooks(now, seq);
+        }
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rto.rto());
+        }
+    }
+
+    /// Tells the rate sampler and the pacer, those the flow has, of packet `seq` sent. Out of line: inlined,
+    /// it cost FAST's flows 6 instructions a packet in registers saved around it, and a run of three BBR
+    /// flows (sampler and pacer) took no more instructions with the call than without it.
+    #[inline(never)]
+    fn send_hooks(&mut self, now: Time, seq: u64) {
         if let Some(r) = &mut self.rate {
             r.on_send(now, seq, self.max_sent - self.snd_una);
         }
         if let Some(p) = &mut self.pacer {
             p.on_send(now, self.cc.pacing_rate());
         }
-        if self.rto_deadline.is_none() {
-            self.rto_deadline = Some(now + self.rto.rto());
-        }
+    }
+
+    /// Recomputes `send_hooks` after the state it summarises changed.
+    fn update_send_hooks(&mut self) {
+        self.send_hooks = self.rate.is_some() || self.pacer.is_some();
     }
 
     /// Sends whatever the window allows. For callers outside the sender, which may have called the
