@@ -153,6 +153,14 @@ pub trait CongestionControl {
     /// A new cumulative ACK arrived.
     fn on_ack(&mut self, ack: &AckEvent);
 
+    /// `on_ack`, then the window after it: the sender reads the window after every ACK, and one indirect
+    /// call does both. Not for overriding: the default is compiled for each algorithm, where its two calls
+    /// are direct.
+    fn on_ack_window(&mut self, ack: &AckEvent) -> f64 {
+        self.on_ack(ack);
+        self.window()
+    }
+
     /// A new cumulative ACK that carries ECN-Echo arrived (flows with ECN only; after `on_ecn` if the
     /// echo was answered). RFC 3168 §6.1.2: the window SHOULD NOT grow on it, as ns-2's TcpAgent does
     /// not (no opencwnd()) and Linux does not while in CWR. The default takes it as any ACK, as ns-2's
@@ -185,6 +193,12 @@ pub trait CongestionControl {
 
     /// A packet left the sender (sequence number, whether it is a retransmission, packets in flight after it).
     fn on_send(&mut self, _now: Time, _seq: u64, _retransmit: bool, _inflight: u64) {}
+
+    /// `on_send`, then the window after it, in one indirect call as `on_ack_window`. Not for overriding.
+    fn on_send_window(&mut self, now: Time, seq: u64, retransmit: bool, inflight: u64) -> f64 {
+        self.on_send(now, seq, retransmit, inflight);
+        self.window()
+    }
 
     /// Period of `on_tick`, if the algorithm wants one.
     fn tick_interval(&self) -> Option<Time> {

@@ -80,6 +80,7 @@ impl Sender {
         self.account_cwnd(now);
         let inflight = self.max_sent - self.snd_una;
         self.cc.on_ecn(now, inflight);
+        self.sync_window();
     }
 
     /// The window was cut for a loss: a fast retransmit or (`timeout`) the retransmission timer. Echoes

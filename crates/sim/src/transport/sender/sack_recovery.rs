@@ -60,8 +60,8 @@ impl Sender {
                 self.rto_deadline =
                     if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
                 if self.convergence.watching() {
-                    let rto = &self.rto;
-                    self.convergence.on_ack(now, self.cc.window(), || rto.srtt().unwrap_or(0));
+                    let (rto, w) = (&self.rto, self.window());
+                    self.convergence.on_ack(now, w, || rto.srtt().unwrap_or(0));
                 }
                 // `try_send_after_ack` without the tests this path has answered: a flow with SACK is
                 // always `unusual`, and it is not in recovery.
@@ -74,7 +74,7 @@ impl Sender {
                     self.send_much_sack(now);
                 }
             } else if a.ack == self.snd_una && self.snd_una < self.max_sent {
-                Self::cc_on_dupack(&mut *self.cc, self.cc_hears_sends, now);
+                Self::cc_on_dupack(&mut *self.cc, self.cc_hears_sends, &mut self.cc_window, now);
                 if let Some(r) = &mut self.rate {
                     r.on_dupack(now, self.max_sent - self.snd_una);
                 }
@@ -104,6 +104,7 @@ impl Sender {
             sk.sb.clear();
             self.new_ack::<ECHOING>(now, a, plain_rtt, true, true);
             self.cc.on_recovery_exit(now, self.inflight());
+            self.sync_window();
             if self.done() {
                 return self.complete(now);
             }
@@ -127,7 +128,7 @@ impl Sender {
                 self.rto.reset_backoff();
             }
         } else if a.ack == self.snd_una {
-            Self::cc_on_dupack(&mut *self.cc, self.cc_hears_sends, now);
+            Self::cc_on_dupack(&mut *self.cc, self.cc_hears_sends, &mut self.cc_window, now);
             if !sk.after_timeout {
                 sk.sb.update(self.snd_una, sack);
                 if sk.sb.changed() && self.dupacks > 0 {
@@ -135,14 +136,14 @@ impl Sender {
                 }
             }
         }
-        self.try_send(now);
+        self.send_allowed(now);
     }
 
     /// `dupack_action()`'s sack_action (tcp/tcp-sack1.cc:327, tcp/tcp-fast.cc:639).
     fn enter_recovery_sack(&mut self, now: Time) {
         self.account_cwnd(now);
         self.stats.on_fast_retransmit();
-        self.convergence.on_loss(now, self.cc.window());
+        self.convergence.on_loss(now, self.window());
         let inflight = self.max_sent - self.snd_una;
         self.recover = self.max_sent - 1;
         self.set_guard();
@@ -152,6 +153,7 @@ impl Sender {
         sk.pipe = inflight as i64 - self.dupack_threshold as i64;
         sk.sb.mark_retran(self.snd_una);
         self.cc.on_loss(&LossEvent { now, inflight, lost_was_retransmit: false });
+        self.sync_window();
         self.in_recovery = true;
         self.firstpartial = false;
         self.rto.stop_timing();
