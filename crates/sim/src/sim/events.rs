@@ -151,12 +151,17 @@ impl Simulation {
         }
     }
 
-    /// Puts a packet that has crossed a link on the link of its next hop, or delivers it if it has no
-    /// hops left. (A packet just sent goes to its route's first hop, which every route has: `send_new`.)
+    /// Puts a packet that has crossed the link of its hop `p.hop` on the link of its next hop, or
+    /// delivers it if it has no hops left. (A packet just sent goes to its route's first hop, which every
+    /// route has: `send_new`.) The next hop is found before `hop` moves on: a packet delivered here never
+    /// needs it stored (2 instructions an arrival).
     #[inline(always)]
-    pub(super) fn forward(&mut self, p: &Packet) {
-        match self.net.routes.hop(p.route, p.hop) {
-            Some(d) => self.net.enqueue(d, p),
+    pub(super) fn forward(&mut self, p: &mut Packet) {
+        match self.net.routes.hop(p.route, p.hop + 1) {
+            Some(next) => {
+                p.hop += 1;
+                self.net.enqueue(next, p);
+            }
             None => self.deliver(p),
         }
     }
@@ -190,15 +195,7 @@ impl Simulation {
                         self.deliver(&p);
                         continue;
                     }
-                    // The next hop found before `hop` moves on: a packet delivered here never needs it
-                    // stored (2 instructions an arrival).
-                    match self.net.routes.hop(p.route, p.hop + 1) {
-                        Some(next) => {
-                            p.hop += 1;
-                            self.net.enqueue(next, &p);
-                        }
-                        None => self.deliver(&p),
-                    }
+                    self.forward(&mut p);
                 }
                 Some(t) => return self.net.queue.reschedule_link(t, d),
                 None => {

@@ -81,8 +81,7 @@ impl Simulation {
                 self.net.drop_packet();
                 continue;
             }
-            p.hop += 1;
-            self.forward(&p);
+            self.forward(&mut p);
         }
         let link = &mut self.net.links[d as usize];
         match link.next_arrival() {
