@@ -403,12 +403,10 @@ impl Simulation {
     fn on_cc_tick(&mut self, f: u32) {
         let now = self.net.now;
         let fl = &mut self.flows[f as usize];
-        fl.sender.cc.on_tick(now);
-        match fl.sender.cc.tick_interval() {
+        match fl.sender.on_tick(now) {
             Some(iv) => self.net.queue.schedule(now + iv.max(1), Event::CcTick(f)),
             None => fl.tick_pending = false,
         }
-        self.flows[f as usize].sender.try_send(now);
         self.after_sender(f);
     }
 

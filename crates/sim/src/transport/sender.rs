@@ -53,8 +53,9 @@ pub struct Sender {
     send_hooks: bool,
     /// `cc.window()` as the algorithm last left it, refreshed after every call into it that may change it
     /// (`sync_window`, or `on_ack_window`'s answer): the window average before `on_ack` and the send limit
-    /// after it cost two loads, not two indirect calls (18 instructions a packet at 1000 flows). The
-    /// simulation calls `cc.on_tick` itself and then `try_send`, which refreshes it. Read through `window()`.
+    /// after it cost two loads, not two indirect calls (18 instructions a packet at 1000 flows). Every
+    /// call into the algorithm goes through the sender (`on_tick` included), and `try_send`, for callers
+    /// outside it, refreshes it too. Read through `window()`.
     cc_window: f64,
     pub snd_una: u64,
     pub snd_nxt: u64,
@@ -386,7 +387,7 @@ impl Sender {
             self.cc_window = self.cc.on_send_window(now, seq, retransmit, inflight_at_send);
         }
         if self.send_hooks {
-            self.send_hooks(now, seq);
+            self.tell_send_hooks(now, seq);
         }
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rto.rto());
@@ -397,7 +398,7 @@ impl Sender {
     /// it cost FAST's flows 6 instructions a packet in registers saved around it, and a run of three BBR
     /// flows (sampler and pacer) took no more instructions with the call than without it.
     #[inline(never)]
-    fn send_hooks(&mut self, now: Time, seq: u64) {
+    fn tell_send_hooks(&mut self, now: Time, seq: u64) {
         if let Some(r) = &mut self.rate {
             r.on_send(now, seq, self.max_sent - self.snd_una);
         }
@@ -411,8 +412,17 @@ impl Sender {
         self.send_hooks = self.rate.is_some() || self.pacer.is_some();
     }
 
-    /// Sends whatever the window allows. For callers outside the sender, which may have called the
-    /// algorithm themselves (the simulation's `cc.on_tick`): the window is read again first.
+    /// The algorithm's periodic tick at `now`, then whatever the window allows. Returns the period of the
+    /// next tick, as the algorithm gives it after the tick and before the sends.
+    pub fn on_tick(&mut self, now: Time) -> Option<Time> {
+        self.cc.on_tick(now);
+        let next = self.cc.tick_interval();
+        self.try_send(now);
+        next
+    }
+
+    /// Sends whatever the window allows. For callers outside the sender, which cannot know whether the
+    /// algorithm changed since the sender last read its window: it is read again first.
     #[inline(always)]
     pub fn try_send(&mut self, now: Time) {
         self.sync_window();
@@ -1224,11 +1234,9 @@ mod tests {
                     }
                 }
                 Ev::Tick => {
-                    s.cc.on_tick(now);
-                    if let Some(iv) = s.cc.tick_interval() {
+                    if let Some(iv) = s.on_tick(now) {
                         q.push(Reverse((now + iv.max(1), 0, Ev::Tick)));
                     }
-                    s.try_send(now);
                 }
             }
         }
