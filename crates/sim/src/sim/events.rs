@@ -337,12 +337,13 @@ impl Simulation {
         let fl = &mut self.flows[f as usize];
         if fl.ack_extras {
             on_ack_extras(fl, f, p, &mut self.net, &mut self.traces);
+            if fl.traced {
+                trace_queued(&mut self.traces, fl, f, now);
+            }
         } else {
+            // A traced flow takes the ACK path with extras (`Flow::set_traced`).
             let mut sink = Sending { to: DataSink::of(fl, f), net: &mut self.net };
             fl.sender.on_ack_into(now, &ack_input(p), &[], &mut sink);
-        }
-        if fl.traced {
-            trace_queued(&mut self.traces, fl, f, now);
         }
         transmit_queued(fl, f, &mut self.net);
     }
