@@ -3,7 +3,7 @@
 //! event that changes a sender ends in `after_sender`, which transmits what it queued.
 
 use super::lazy_timer::{self, Fired};
-use super::network::{fill_data_packet, Network, TRACED_LINK};
+use super::network::{fill_data_packet, DataSink, Network, Sending, TRACED_LINK};
 use super::trace::{trace_queued, trace_received};
 use super::{dir_index, Simulation};
 use crate::engine::Event;
@@ -12,6 +12,7 @@ use crate::model::EventKind;
 use crate::net::{Packet, PacketKind};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
+use crate::transport::sender::Queue;
 use crate::transport::{AckDecision, AckInput, Flow};
 
 /// The SACK blocks of the ACK a flow's receiver sends now: recorded in the flow's log; returns the serial
@@ -68,14 +69,16 @@ fn send_ack(fl: &mut Flow, f: u32, net: &mut Network) {
 /// An ACK of a flow with SACK (its blocks come from the flow's log: `first_sent` holds their serial),
 /// of a traced flow (written before the sender reacts to it) or of a flow with ECN (it may echo CE).
 #[inline(always)]
-fn on_ack_extras(fl: &mut Flow, p: &Packet, now: Time, traces: &mut Option<Box<Traces>>) {
+fn on_ack_extras(fl: &mut Flow, f: u32, p: &Packet, net: &mut Network, traces: &mut Option<Box<Traces>>) {
+    let now = net.now;
     // The usual ACK here: a SACK flow's (a SACK log means Sack1's or FAST's recovery, `has_sack`),
     // untraced, without ECN bits; the tests below for the other kinds cost it 3 instructions.
     if let Some(log) = &mut fl.sack_log {
         if !fl.traced && p.ecn == 0 {
             let taken = log.take(p.first_sent);
             let blocks = taken.as_ref().map_or(&[][..], |b| b.as_slice());
-            return fl.sender.on_sack_ack(now, &ack_input(p), blocks);
+            let mut sink = Sending { to: DataSink::of(fl, f), net };
+            return fl.sender.on_sack_ack(now, &ack_input(p), blocks, &mut sink);
         }
     }
     // Most ACKs carry no block: they pass an empty slice, not a copy of empty blocks.
@@ -91,7 +94,7 @@ fn on_ack_extras(fl: &mut Flow, p: &Packet, now: Time, traces: &mut Option<Box<T
         std::hint::cold_path();
         s.on_ack_echoing(now, &input, blocks);
     } else if s.has_sack() {
-        s.on_sack_ack(now, &input, blocks);
+        s.on_sack_ack(now, &input, blocks, &mut Queue);
     } else {
         s.on_ack(now, &input, blocks);
     }
@@ -333,12 +336,14 @@ impl Simulation {
         self.recorder.touch(f);
         let fl = &mut self.flows[f as usize];
         if fl.ack_extras {
-            on_ack_extras(fl, p, now, &mut self.traces);
+            on_ack_extras(fl, f, p, &mut self.net, &mut self.traces);
+            if fl.traced {
+                trace_queued(&mut self.traces, fl, f, now);
+            }
         } else {
-            fl.sender.on_ack(now, &ack_input(p), &[]);
-        }
-        if fl.traced {
-            trace_queued(&mut self.traces, fl, f, now);
+            // A traced flow takes the ACK path with extras (`Flow::set_traced`).
+            let mut sink = Sending { to: DataSink::of(fl, f), net: &mut self.net };
+            fl.sender.on_ack_into(now, &ack_input(p), &[], &mut sink);
         }
         transmit_queued(fl, f, &mut self.net);
     }

@@ -9,7 +9,8 @@ use super::PacketCounts;
 use crate::engine::{Event, EventQueue};
 use crate::net::{Enqueued, LinkDir, Packet, PacketKind, Routes, Started};
 use crate::time::Time;
-use crate::transport::{Flow, TxRequest};
+use crate::transport::sender::TxSink;
+use crate::transport::{Flow, Sender, TxRequest};
 
 pub(super) struct Network {
     pub now: Time,
@@ -154,26 +155,67 @@ pub const TRACED_LINK: u32 = 1 << 31;
 /// Writes the data packet a sender's transmit request becomes into `p`.
 #[inline(always)]
 pub fn fill_data_packet(p: &mut Packet, fl: &Flow, f: u32, tx: &TxRequest, now: Time) {
-    *p = Packet {
-        kind: PacketKind::Data,
-        owner: f,
-        route: fl.fwd_route,
-        hop: 0,
-        retransmit: tx.retransmit,
-        size: fl.packet_size,
-        seq: tx.seq,
-        tx_time: now,
-        first_sent: tx.first_sent,
-        inflight_at_send: tx.inflight_at_send,
-        rcv_arrival: 0,
-        rcv_leave: 0,
-        ecn: 0,
-    };
-    // One test for flows without ECN, after the packet is written so that its zero fields are still
-    // written together.
-    if fl.ecn {
-        std::hint::cold_path();
-        p.ecn = fl.sender.ecn_bits(tx);
+    let to = DataSink { route: fl.fwd_route, size: fl.packet_size, owner: f, ecn: fl.ecn };
+    to.fill(p, &fl.sender, tx, now);
+}
+
+/// Where flow `owner`'s data packets go: the sink the ACK path hands its sender (`TxSink`), which puts
+/// each packet on its first hop as the sender decides it, with `net`.
+pub struct DataSink {
+    pub route: u32,
+    pub size: u32,
+    pub owner: u32,
+    pub ecn: bool,
+}
+
+impl DataSink {
+    /// The sink of flow `f`.
+    #[inline(always)]
+    pub fn of(fl: &Flow, f: u32) -> DataSink {
+        DataSink { route: fl.fwd_route, size: fl.packet_size, owner: f, ecn: fl.ecn }
+    }
+
+    /// Writes the data packet `tx` of sender `s` becomes into `p`.
+    #[inline(always)]
+    fn fill(&self, p: &mut Packet, s: &Sender, tx: &TxRequest, now: Time) {
+        *p = Packet {
+            kind: PacketKind::Data,
+            owner: self.owner,
+            route: self.route,
+            hop: 0,
+            retransmit: tx.retransmit,
+            size: self.size,
+            seq: tx.seq,
+            tx_time: now,
+            first_sent: tx.first_sent,
+            inflight_at_send: tx.inflight_at_send,
+            rcv_arrival: 0,
+            rcv_leave: 0,
+            ecn: 0,
+        };
+        // One test for flows without ECN, after the packet is written so that its zero fields are still
+        // written together.
+        if self.ecn {
+            std::hint::cold_path();
+            p.ecn = s.ecn_bits(tx);
+        }
+    }
+}
+
+/// A `DataSink` with the network it sends on.
+pub struct Sending<'a> {
+    pub to: DataSink,
+    pub net: &'a mut Network,
+}
+
+impl TxSink for Sending<'_> {
+    const DIRECT: bool = true;
+
+    #[inline(always)]
+    fn send(&mut self, s: &Sender, tx: &TxRequest) {
+        let now = self.net.now;
+        let to = &self.to;
+        self.net.send_filled(to.route, to.size, |p| to.fill(p, s, tx, now));
     }
 }
 

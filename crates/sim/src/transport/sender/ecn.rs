@@ -12,7 +12,7 @@
 //! packet are a function of its request (`ecn_bits`), computed only for flows with ECN when the packet is
 //! built: nothing is added to `transmit`, which every flow runs per packet.
 
-use super::{AckInput, Sender, TxRequest};
+use super::{AckInput, Queue, Sender, TxRequest};
 use crate::net::packet::{CWR, ECT};
 use crate::time::Time;
 
@@ -62,7 +62,7 @@ impl Sender {
     #[inline(never)]
     pub fn on_ack_echoing(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
         self.on_ece(now, a.ack);
-        self.ack::<true>(now, a, sack);
+        self.ack::<true, _>(now, a, sack, &mut Queue);
     }
 
     /// The echo on an ACK for cumulative ACK `ack`, before the ACK moves anything.

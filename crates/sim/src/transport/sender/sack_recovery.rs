@@ -3,7 +3,7 @@
 //! every send attempt of a flow in `Mode::Sack1` or `Mode::Fast`; the rest of the sender (the window, the
 //! RTO, `new_ack`, `transmit`) is shared with the other modes.
 
-use super::{AckInput, Mode, Sender};
+use super::{AckInput, Mode, Queue, Sender, TxSink};
 use crate::cc::LossEvent;
 use crate::time::Time;
 use crate::transport::sack::Scoreboard;
@@ -34,18 +34,25 @@ impl Sender {
     /// Out of line: it keeps the common path of `on_ack` small.
     #[inline(never)]
     pub(super) fn on_ack_sack<const ECHOING: bool>(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
-        self.on_ack_sack_inline::<ECHOING>(now, a, sack)
+        self.on_ack_sack_inline::<ECHOING, _>(now, a, sack, &mut Queue)
     }
 
     /// `on_ack` of a flow with SACK and no ECN-Echo, inline: for the simulation's ACK path with extras,
     /// which every ACK of a SACK flow takes, inline in the event loop like the rest of the per-packet path.
+    /// New data outside recovery goes to `sink` (`Sender::on_ack_into`).
     #[inline(always)]
-    pub fn on_sack_ack(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
-        self.on_ack_sack_inline::<false>(now, a, sack)
+    pub fn on_sack_ack<S: TxSink>(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)], sink: &mut S) {
+        self.on_ack_sack_inline::<false, S>(now, a, sack, sink)
     }
 
     #[inline(always)]
-    fn on_ack_sack_inline<const ECHOING: bool>(&mut self, now: Time, a: &AckInput, sack: &[(u64, u64)]) {
+    fn on_ack_sack_inline<const ECHOING: bool, S: TxSink>(
+        &mut self,
+        now: Time,
+        a: &AckInput,
+        sack: &[(u64, u64)],
+        sink: &mut S,
+    ) {
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         let sk = self.sk.as_mut().expect("sack state");
         if !self.in_recovery {
@@ -69,7 +76,7 @@ impl Sender {
                     return;
                 }
                 if self.pacer.is_none() {
-                    self.send_within_window_sack(now);
+                    self.send_within_window_sack(now, sink);
                 } else {
                     self.send_much_sack(now);
                 }
@@ -195,10 +202,10 @@ impl Sender {
     /// window is read again after every packet, as there, since an algorithm's `on_send` may change it;
     /// once is enough for an algorithm that hears no sends (its window cannot move in between).
     #[inline(always)]
-    pub(super) fn send_within_window_sack(&mut self, now: Time) {
+    pub(super) fn send_within_window_sack<S: TxSink>(&mut self, now: Time, sink: &mut S) {
         let mut limit = self.snd_una + self.effective_window_no_rwnd().min(self.rwnd);
         while self.snd_nxt < limit {
-            if !self.send_next(now) {
+            if !self.send_next(now, sink) {
                 break;
             }
             if self.cc_hears_sends {
@@ -257,7 +264,7 @@ impl Sender {
                 Some(_) => break,
                 None => {
                     let limit = if self.in_recovery { self.rwnd } else { cwnd.min(self.rwnd) };
-                    if self.snd_nxt >= self.snd_una + limit || !self.send_next(now) {
+                    if self.snd_nxt >= self.snd_una + limit || !self.send_next(now, &mut Queue) {
                         break;
                     }
                     if self.in_recovery {
