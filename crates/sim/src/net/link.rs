@@ -460,6 +460,13 @@ impl LinkDir {
         &self.ring.front().expect("head_packet of an empty ring").pkt
     }
 
+    /// The packet `advance_head` or `pop_head_packet` last took, which its slot holds until the ring
+    /// wraps onto it: valid only while nothing has been pushed since. Something has been popped.
+    #[inline]
+    pub fn last_popped(&self) -> &Packet {
+        &self.ring.last_popped().pkt
+    }
+
     /// Drops the head packet read in place (`head_packet`).
     #[inline(always)]
     pub fn advance_head(&mut self) {

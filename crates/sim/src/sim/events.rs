@@ -111,15 +111,24 @@ fn send_ack(fl: &mut Flow, f: u32, net: &mut Network) {
     })
 }
 
+/// Where the whole of an arriving ACK is, for a traced flow's trace (`on_ack_extras`).
+#[derive(Clone, Copy)]
+enum Whole<'a> {
+    Packet(&'a Packet),
+    /// The last packet popped from direction `d` (`LinkDir::last_popped`), read in place by
+    /// `deliver_head`: nothing is sent between that pop and the trace, so nothing has overwritten it.
+    LastPopped(u32),
+}
+
 /// An ACK of a flow with SACK (its blocks come from the flow's log by the ACK's serial), of a traced
-/// flow (written before the sender reacts to it: `packet` is the whole ACK, which only a traced flow's
-/// caller must give) or of a flow with ECN (it may echo CE).
+/// flow (written whole, from `whole`, before the sender reacts to it) or of a flow with ECN (it may
+/// echo CE).
 #[inline(always)]
 fn on_ack_extras(
     fl: &mut Flow,
     f: u32,
     a: &AckArrival,
-    packet: Option<&Packet>,
+    whole: Whole,
     net: &mut Network,
     traces: &mut Option<Box<Traces>>,
 ) {
@@ -138,8 +147,15 @@ fn on_ack_extras(
     let taken = fl.sack_log.as_mut().and_then(|log| log.take(a.serial));
     let blocks = taken.as_ref().map_or(&[][..], |b| b.as_slice());
     if fl.traced {
-        let p = packet.expect("a traced flow's ACK arrives whole");
-        trace_received(traces, a.owner, now, p, blocks);
+        let p = match whole {
+            Whole::Packet(p) => *p,
+            Whole::LastPopped(d) => *net.links[d as usize].last_popped(),
+        };
+        assert!(
+            p.kind == PacketKind::Ack && p.owner == a.owner && p.seq == a.input.ack,
+            "the ACK traced is the one read"
+        );
+        trace_received(traces, a.owner, now, &p, blocks);
     }
     let s = &mut fl.sender;
     // Only ACKs of flows with ECN may carry the echo (its only bit).
@@ -274,17 +290,16 @@ impl Simulation {
             self.net.counts.delivered += 1;
             return self.on_data_arrival(a);
         }
-        // A traced flow's ACK is written to its trace whole (`on_ack_extras`).
-        if p.kind == PacketKind::Ack && !self.flows[p.owner as usize].traced {
+        if p.kind == PacketKind::Ack {
             let a = AckArrival::of(p);
             link.advance_head();
             self.net.counts.delivered += 1;
-            return self.on_ack_arrival(&a, None);
+            return self.on_ack_arrival(&a, Whole::LastPopped(d));
         }
         self.deliver_popped(d)
     }
 
-    /// `deliver_head` of a packet read whole: a traced flow's ACK, a SYN, a datagram. Out of line, so
+    /// `deliver_head` of a packet read whole: a SYN, a datagram. Out of line, so
     /// that the run loop holds one copy of the usual delivery path.
     #[cold]
     #[inline(never)]
@@ -422,19 +437,19 @@ impl Simulation {
     /// reference is held through the sender's reaction and what it sends (`transmit_queued`).
     #[inline(always)]
     fn on_ack(&mut self, p: &Packet) {
-        self.on_ack_arrival(&AckArrival::of(p), Some(p))
+        self.on_ack_arrival(&AckArrival::of(p), Whole::Packet(p))
     }
 
-    /// `on_ack` of what the sender reads of an ACK; `packet` is the whole ACK, which a traced flow's
-    /// trace needs (None only for other flows).
+    /// `on_ack` of what the sender reads of an ACK; `whole` is where the whole ACK is, for a traced
+    /// flow's trace.
     #[inline(always)]
-    fn on_ack_arrival(&mut self, a: &AckArrival, packet: Option<&Packet>) {
+    fn on_ack_arrival(&mut self, a: &AckArrival, whole: Whole) {
         let now = self.net.now;
         let f = a.owner;
         self.recorder.touch(f);
         let fl = &mut self.flows[f as usize];
         if fl.ack_extras {
-            on_ack_extras(fl, f, a, packet, &mut self.net, &mut self.traces);
+            on_ack_extras(fl, f, a, whole, &mut self.net, &mut self.traces);
             if fl.traced {
                 trace_queued(&mut self.traces, fl, f, now);
             }
