@@ -453,6 +453,26 @@ impl LinkDir {
         self.ring.front().expect("head_lost of an empty ring").lost
     }
 
+    /// The head packet, left in its ring slot for a caller that reads only some of its fields and then
+    /// moves on with `advance_head`. The ring must not be empty.
+    #[inline(always)]
+    pub fn head_packet(&self) -> &Packet {
+        &self.ring.front().expect("head_packet of an empty ring").pkt
+    }
+
+    /// The packet `advance_head` or `pop_head_packet` last took, which its slot holds until the ring
+    /// wraps onto it: valid only while nothing has been pushed since. Something has been popped.
+    #[inline]
+    pub fn last_popped(&self) -> &Packet {
+        &self.ring.last_popped().pkt
+    }
+
+    /// Drops the head packet read in place (`head_packet`).
+    #[inline(always)]
+    pub fn advance_head(&mut self) {
+        self.ring.advance_head();
+    }
+
     /// Takes the head packet. The ring must not be empty. Apart from `head_lost` because returning the
     /// pair made the event loop copy the packet twice.
     #[inline(always)]

@@ -118,6 +118,14 @@ impl<T: Copy + Default> Ring<T> {
         self.head += 1;
     }
 
+    /// The entry last dropped from the front, as its slot still holds it: a push since may have
+    /// overwritten it (the caller knows there was none). Something must have been dropped.
+    #[inline]
+    pub fn last_popped(&self) -> &T {
+        debug_assert!(self.head > 0);
+        &self.buf[self.slot(self.head.wrapping_sub(1))]
+    }
+
     pub fn pop_back(&mut self) -> Option<T> {
         let v = *self.back()?;
         self.tail -= 1;
