@@ -154,8 +154,8 @@ pub trait CongestionControl {
     fn on_ack(&mut self, ack: &AckEvent);
 
     /// `on_ack`, then the window after it: the sender reads the window after every ACK, and one indirect
-    /// call does both. Not for overriding: the default is compiled for each algorithm, where its two calls
-    /// are direct.
+    /// call does both. The default is compiled for each algorithm, where its two calls are direct; an
+    /// override must do exactly that (FAST's returns the window from its usual path, saving the call).
     fn on_ack_window(&mut self, ack: &AckEvent) -> f64 {
         self.on_ack(ack);
         self.window()

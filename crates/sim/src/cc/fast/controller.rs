@@ -329,7 +329,7 @@ impl Fast {
         let period = self.period;
         let avg = self.known_avg_rtt().unwrap_or(0.0);
         if !self.module.off_round && now >= self.next_update {
-            self.update_at_cadence(now, old, pace_ok, avg);
+            _ = self.update_at_cadence(now, old, pace_ok, avg);
         } else if pace_ok {
             self.module.pace(&mut self.cwnd, 0, period, avg);
         }
@@ -337,8 +337,9 @@ impl Fast {
 
     /// An update at the module's cadence (`fast_calc_cwnd`, then `fast_pace` with the increase). Out of
     /// line: it runs once per update period, and the usual ACK's path must not call it but last.
+    /// Returns the window after it.
     #[inline(never)]
-    pub(super) fn update_at_cadence(&mut self, now: Time, old: f64, pace_ok: bool, avg: f64) {
+    pub(super) fn update_at_cadence(&mut self, now: Time, old: f64, pace_ok: bool, avg: f64) -> f64 {
         self.module.increments = 0.0;
         let target = self.target(old).unwrap_or(self.cwnd);
         let mut cwnd = self.cwnd;
@@ -350,6 +351,7 @@ impl Fast {
         }
         self.cwnd = cwnd;
         self.mark_update(now);
+        cwnd
     }
 
     /// An ACK at the round cadence: one update per (other) round counted in sequence numbers.
@@ -378,8 +380,15 @@ impl Fast {
         }
     }
 
-    /// Any ACK: `on_ack_usual` hands over those it does not cover.
+    /// `on_ack_any`, then the window: the usual path's tail call for the ACKs it does not cover.
     #[inline(never)]
+    pub(super) fn on_ack_any_window(&mut self, ack: &AckEvent) -> f64 {
+        self.on_ack_any(ack);
+        self.cwnd
+    }
+
+    /// Any ACK: `on_ack_usual` hands over those it does not cover.
+    #[inline(always)]
     pub(super) fn on_ack_any(&mut self, ack: &AckEvent) {
         if let Some(b) = ack.base_rtt {
             self.base_rtt = secs(b);
@@ -419,6 +428,11 @@ impl CongestionControl for Fast {
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
+        _ = self.on_ack_usual(ack);
+    }
+
+    /// The usual path returns the window itself (`usual_ack.rs`).
+    fn on_ack_window(&mut self, ack: &AckEvent) -> f64 {
         self.on_ack_usual(ack)
     }
 

@@ -351,7 +351,8 @@ fn the_usual_path_does_what_the_general_one_does() {
                 snd_una: una,
                 ..ack(now, 0)
             };
-            usual.on_ack(&ev);
+            let w = usual.on_ack_window(&ev);
+            assert_eq!(w.to_bits(), usual.cwnd.to_bits(), "step {step}: the window returned");
             any.on_ack_any(&ev);
             assert_eq!(ack_state(&usual), ack_state(&any), "step {step}");
         }
