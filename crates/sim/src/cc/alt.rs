@@ -30,7 +30,7 @@ impl Alt {
     /// The ACK as the wrapped algorithm sees it: ALT's RTT sample and baseRTT.
     fn measured<'a>(&mut self, ack: &AckEvent<'a>) -> AckEvent<'a> {
         let mut ev = *ack;
-        if let Some(ts) = ack.timestamps {
+        if let Some(ts) = ack.timestamps() {
             let (f, b) = (ts.forward_raw(), ts.backward_raw());
             if !ack.in_recovery {
                 self.fmin = Some(self.fmin.map_or(f, |m| m.min(f)));

@@ -261,7 +261,8 @@ mod tests {
             inflight,
             in_recovery: false,
             snd_una: una,
-            timestamps: None,
+            rcv_arrival: 0,
+            rcv_leave: 0,
             base_rtt: None,
             rate: None,
         }

@@ -151,7 +151,7 @@ impl CongestionControl for Ledbat {
         if let Some(r) = ack.rtt {
             self.rtt = Some(r);
         }
-        if let Some(ts) = ack.timestamps {
+        if let Some(ts) = ack.timestamps() {
             self.delays.add(ack.now, ts.forward_raw(), self.rtt);
         }
         // The transport owns the window during recovery, as for Reno.

@@ -51,14 +51,34 @@ pub struct AckEvent<'a> {
     pub in_recovery: bool,
     /// Highest cumulative ACK (next expected sequence number).
     pub snd_una: u64,
-    /// Receiver timestamps of this ACK, when the echoed data packet was a first transmission.
-    pub timestamps: Option<AckTimestamps>,
+    /// The receiver's clock when the echoed data packet arrived (T2) and when this ACK left it (T3): with
+    /// `now` and `rtt`, the receiver timestamps (`timestamps()`). Two plain words rather than an
+    /// `Option<AckTimestamps>`: every ACK of every algorithm built that option's five words, for the
+    /// three algorithms that read them.
+    pub rcv_arrival: u64,
+    pub rcv_leave: u64,
     /// A baseRTT measured outside the algorithm (ALT's min forward + min backward trip); when present,
     /// delay-based algorithms use it instead of their own minimum RTT.
     pub base_rtt: Option<Time>,
     /// A delivery-rate sample, only for algorithms that ask for them (`wants_rate_samples`). Borrowed:
     /// a copy in the event cost every ACK of every algorithm its six words.
     pub rate: Option<&'a RateSample>,
+}
+
+impl AckEvent<'_> {
+    /// Receiver timestamps of this ACK, when the echoed data packet was a first transmission (the ACK has
+    /// an RTT sample, `now` − T1): T1 is `now` − `rtt`, as the sender measures the sample. Read them from
+    /// the transport's event: ALT's wrapped algorithm gets ALT's RTT in its event, and so no timestamps
+    /// of meaning (Vegas and FAST, the algorithms it wraps, do not read them).
+    #[inline]
+    pub fn timestamps(&self) -> Option<AckTimestamps> {
+        self.rtt.map(|r| AckTimestamps {
+            sent: self.now - r,
+            rcv_arrival: self.rcv_arrival,
+            rcv_leave: self.rcv_leave,
+            acked: self.now,
+        })
+    }
 }
 
 /// One delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation): how many packets were delivered

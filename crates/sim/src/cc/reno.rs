@@ -116,7 +116,8 @@ mod tests {
             inflight: 10,
             in_recovery: false,
             snd_una: 1,
-            timestamps: None,
+            rcv_arrival: 0,
+            rcv_leave: 0,
             base_rtt: None,
             rate: None,
         }

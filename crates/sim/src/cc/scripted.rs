@@ -3,7 +3,7 @@
 //! ACK, without the network simulator, so tests can watch every decision. ACKs carry receiver timestamps
 //! (half the propagation each way, the queue on the forward trip) on a receiver clock `clock_offset` ahead.
 
-use super::{AckEvent, AckTimestamps, CongestionControl};
+use super::{AckEvent, CongestionControl};
 use crate::time::Time;
 use std::collections::VecDeque;
 
@@ -71,7 +71,8 @@ impl<C: CongestionControl> ScriptedPath<C> {
             inflight: self.nxt - self.una,
             in_recovery: false,
             snd_una: self.una,
-            timestamps: Some(AckTimestamps { sent, rcv_arrival: rcv, rcv_leave: rcv, acked: arrival }),
+            rcv_arrival: rcv,
+            rcv_leave: rcv,
             base_rtt: None,
             rate: None,
         };
@@ -103,7 +104,8 @@ pub fn ack_event(now: Time, rtt: Time, acked: u64) -> AckEvent<'static> {
         inflight: 1,
         in_recovery: false,
         snd_una: 0,
-        timestamps: None,
+        rcv_arrival: 0,
+        rcv_leave: 0,
         base_rtt: None,
         rate: None,
     }

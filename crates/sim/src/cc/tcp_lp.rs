@@ -199,7 +199,7 @@ impl CongestionControl for TcpLp {
             self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         }
         // Without receiver timestamps there is no one-way delay and no indication: Reno alone.
-        let indication = ack.timestamps.is_some_and(|ts| {
+        let indication = ack.timestamps().is_some_and(|ts| {
             let echo = self.echo_of_last_drop(ts.sent);
             self.sample(ts.forward_raw(), echo);
             // In recovery the loss has already cut the window; an indication then would cut it twice.

@@ -284,7 +284,8 @@ mod tests {
             inflight: 0,
             in_recovery: false,
             snd_una: 0,
-            timestamps: None,
+            rcv_arrival: 0,
+            rcv_leave: 0,
             base_rtt: None,
             rate: None,
         });

@@ -12,7 +12,7 @@ use super::pacing::Pacer;
 use super::rate_sample::RateSampler;
 use super::rto::Rto;
 use super::stats::SenderStats;
-use crate::cc::{AckEvent, AckTimestamps, CongestionControl, LossEvent, Recovery};
+use crate::cc::{AckEvent, CongestionControl, LossEvent, Recovery};
 use crate::model::{PartialTimer, RecoverGuard, TransportConfig};
 use crate::time::{as_f64, Time};
 pub use ecn::EcnSender;
@@ -794,12 +794,6 @@ impl Sender {
             }
             None => None,
         };
-        let timestamps = plain_rtt.map(|_| AckTimestamps {
-            sent: a.echo_tx_time,
-            rcv_arrival: a.rcv_arrival,
-            rcv_leave: a.rcv_leave,
-            acked: now,
-        });
         let ev = AckEvent {
             now,
             rtt: plain_rtt,
@@ -808,7 +802,8 @@ impl Sender {
             inflight: self.inflight(),
             in_recovery: was_in_recovery,
             snd_una: self.snd_una,
-            timestamps,
+            rcv_arrival: a.rcv_arrival,
+            rcv_leave: a.rcv_leave,
             base_rtt: None,
             rate,
         };

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::cc::scripted::ScriptedPath;
-use crate::cc::{algorithm, AckTimestamps, ParamValue};
+use crate::cc::{algorithm, ParamValue};
 
 const MS: Time = 1_000_000;
 
@@ -28,7 +28,8 @@ fn ack_at(now_ms: u64, owd_ms: u64, offset: i64, inflight: u64) -> AckEvent<'sta
         inflight,
         in_recovery: false,
         snd_una: now_ms,
-        timestamps: Some(AckTimestamps { sent, rcv_arrival: rcv, rcv_leave: rcv, acked: now }),
+        rcv_arrival: rcv,
+        rcv_leave: rcv,
         base_rtt: None,
         rate: None,
     }

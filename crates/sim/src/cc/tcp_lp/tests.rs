@@ -2,7 +2,7 @@
 //! the halving on an early indication, the inference window and the fall to one packet inside it.
 
 use super::*;
-use crate::cc::{algorithm, AckTimestamps};
+use crate::cc::algorithm;
 
 const MS: Time = 1_000_000;
 
@@ -24,7 +24,8 @@ fn ack_at(now_ms: u64, owd_ms: u64, offset: i64) -> AckEvent<'static> {
         inflight: 10,
         in_recovery: false,
         snd_una: now_ms,
-        timestamps: Some(AckTimestamps { sent, rcv_arrival: rcv, rcv_leave: rcv, acked: now }),
+        rcv_arrival: rcv,
+        rcv_leave: rcv,
         base_rtt: None,
         rate: None,
     }

@@ -36,7 +36,8 @@ fn ack(now: Time, snd_una: u64, inflight: u64) -> AckEvent<'static> {
         inflight,
         in_recovery: false,
         snd_una,
-        timestamps: None,
+        rcv_arrival: 0,
+        rcv_leave: 0,
         base_rtt: None,
         rate: None,
     }

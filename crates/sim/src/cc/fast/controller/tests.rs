@@ -37,7 +37,8 @@ fn ack(now: Time, rtt: Time) -> AckEvent<'static> {
         inflight: 10,
         in_recovery: false,
         snd_una: 0,
-        timestamps: None,
+        rcv_arrival: 0,
+        rcv_leave: 0,
         base_rtt: None,
         rate: None,
     }
