@@ -767,11 +767,6 @@ impl Sender {
         self.account_cwnd(now);
         let acked = a.ack - self.snd_una;
         self.first_sent.forget_below(a.ack);
-        if let Some(sk) = &mut self.sk {
-            if !sk.last_retx.is_empty() {
-                sk.last_retx = sk.last_retx.split_off(&a.ack);
-            }
-        }
         self.snd_una = a.ack;
         self.stats.on_new_ack(now);
         if self.snd_nxt < self.snd_una {

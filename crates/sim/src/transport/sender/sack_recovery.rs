@@ -22,6 +22,15 @@ pub(super) struct SackSender {
 }
 
 impl SackSender {
+    /// Forgets the retransmission times of the packets below `ack`, on a new ACK. Here rather than in
+    /// `new_ack`, where every flow tested for the SACK state to do it.
+    #[inline(always)]
+    fn forget_retx_below(&mut self, ack: u64) {
+        if !self.last_retx.is_empty() {
+            self.last_retx = self.last_retx.split_off(&ack);
+        }
+    }
+
     #[cold]
     #[inline(never)]
     pub(super) fn note_retransmit(&mut self, seq: u64, now: Time) {
@@ -60,6 +69,7 @@ impl Sender {
                 self.firstpartial = false;
                 sk.after_timeout = false;
                 sk.sb.clear();
+                sk.forget_retx_below(a.ack);
                 self.new_ack::<ECHOING>(now, a, plain_rtt, false, true);
                 if self.done() {
                     return self.complete(now);
@@ -109,6 +119,7 @@ impl Sender {
             self.in_recovery = false;
             sk.after_timeout = false;
             sk.sb.clear();
+            sk.forget_retx_below(a.ack);
             self.new_ack::<ECHOING>(now, a, plain_rtt, true, true);
             self.cc.on_recovery_exit(now, self.inflight());
             self.sync_window();
@@ -117,6 +128,7 @@ impl Sender {
             }
             self.rto_deadline = if self.snd_una < self.max_sent { Some(now + self.rto.rto()) } else { None };
         } else if a.ack > self.snd_una {
+            sk.forget_retx_below(a.ack);
             self.new_ack::<ECHOING>(now, a, plain_rtt, true, false);
             let sk = self.sk.as_mut().expect("sack state");
             sk.sb.update(self.snd_una, sack);
