@@ -45,24 +45,26 @@ impl Fast {
             self.mark_update(now);
             return self.cwnd;
         }
-        let pace_ok = base >= super::PACE_MIN_BASE_RTT_S;
         let m = &mut self.module;
         if !m.off_round && now >= self.next_update {
             let old = m.acked_flight(ack.snd_una).unwrap_or(flight);
+            let pace_ok = base >= super::PACE_MIN_BASE_RTT_S;
             return self.update_at_cadence(now, old, pace_ok, avg);
         }
-        // Most ACKs find no increment scheduled: nothing to pace.
-        if m.increments_scheduled() && pace_ok {
-            return self.pace_usual(avg);
+        // Most ACKs find no increment scheduled: nothing to pace, and no test of baseRTT.
+        if m.increments_scheduled() {
+            return self.pace_usual(avg, base);
         }
         self.cwnd
     }
 
-    /// The pacing of increments already scheduled, then the window: a tail call, as a call here made
-    /// the whole usual path save a register.
+    /// The pacing of increments already scheduled if baseRTT allows it, then the window: a tail call,
+    /// as a call here made the whole usual path save a register.
     #[inline(never)]
-    fn pace_usual(&mut self, avg: f64) -> f64 {
-        self.module.pace(&mut self.cwnd, 0, self.period, avg);
+    fn pace_usual(&mut self, avg: f64, base: f64) -> f64 {
+        if base >= super::PACE_MIN_BASE_RTT_S {
+            self.module.pace(&mut self.cwnd, 0, self.period, avg);
+        }
         self.cwnd
     }
 }
