@@ -212,15 +212,21 @@ impl Sender {
     /// `send_much_sack` outside recovery for a flow without a pacer, where only the window limits: the
     /// same packets without the tests for recovery, pacing and stale packets on every iteration. The
     /// window is read again after every packet, as there, since an algorithm's `on_send` may change it;
-    /// once is enough for an algorithm that hears no sends (its window cannot move in between).
+    /// once is enough for an algorithm that hears no sends (its window cannot move in between). The limit
+    /// is a function of the window alone here (`snd_una` and `rwnd` stay), so it is recomputed only when
+    /// the window's bits moved: FAST hears every send and never moves its window there, and the
+    /// conversion to whole packets cost it about 13 instructions a packet.
     #[inline(always)]
     pub(super) fn send_within_window_sack<S: TxSink>(&mut self, now: Time, sink: &mut S) {
         let mut limit = self.snd_una + self.effective_window_no_rwnd().min(self.rwnd);
-        while self.snd_nxt < limit {
-            if !self.send_next(now, sink) {
-                break;
-            }
-            if self.cc_hears_sends {
+        if !self.cc_hears_sends {
+            while self.snd_nxt < limit && self.send_next(now, sink) {}
+            return;
+        }
+        let mut w = self.cc_window.to_bits();
+        while self.snd_nxt < limit && self.send_next(now, sink) {
+            if self.cc_window.to_bits() != w {
+                w = self.cc_window.to_bits();
                 limit = self.snd_una + self.effective_window_no_rwnd().min(self.rwnd);
             }
         }
