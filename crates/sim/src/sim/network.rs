@@ -155,8 +155,7 @@ pub const TRACED_LINK: u32 = 1 << 31;
 /// Writes the data packet a sender's transmit request becomes into `p`.
 #[inline(always)]
 pub fn fill_data_packet(p: &mut Packet, fl: &Flow, f: u32, tx: &TxRequest, now: Time) {
-    let to = DataSink { route: fl.fwd_route, size: fl.packet_size, owner: f, ecn: fl.ecn };
-    to.fill(p, &fl.sender, tx, now);
+    DataSink::of(fl, f).fill(p, &fl.sender, tx, now);
 }
 
 /// Where flow `owner`'s data packets go: the sink the ACK path hands its sender (`TxSink`), which puts
