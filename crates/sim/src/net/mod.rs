@@ -12,4 +12,4 @@ pub mod route;
 pub use link::{Enqueued, LinkDir};
 pub use managed::{Managed, Started};
 pub use packet::{Packet, PacketKind};
-pub use route::Routes;
+pub use route::{RouteRef, Routes};

@@ -6,21 +6,29 @@
 /// Ends each route in the flat list: the packet has arrived.
 const END: u32 = u32::MAX;
 
+/// A route's id with its first hop, which every send reads: a flow keeps both, so that sending does not
+/// look the first hop up in the flat list (a bounds check and two loads, twice a packet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RouteRef {
+    pub id: u32,
+    pub first_hop: u32,
+}
+
 #[derive(Default)]
 pub struct Routes {
     hops: Vec<u32>,
 }
 
 impl Routes {
-    /// Adds a route through link directions `dirs`; returns its id.
-    pub fn add(&mut self, dirs: &[u32]) -> u32 {
+    /// Adds a route through link directions `dirs`; returns its id and first hop.
+    pub fn add(&mut self, dirs: &[u32]) -> RouteRef {
         // `first` relies on it: a route with no hop would be its own end.
         assert!(!dirs.is_empty(), "a route has at least one hop (the scenario layer checks src != dst)");
         assert!(!dirs.contains(&END), "link direction index {END} is reserved");
         let start = u32::try_from(self.hops.len()).expect("fewer than 2^32 hops over all routes");
         self.hops.extend_from_slice(dirs);
         self.hops.push(END);
-        start
+        RouteRef { id: start, first_hop: dirs[0] }
     }
 
     /// The direction of hop `hop` of `route`, None past its last.
@@ -64,6 +72,8 @@ mod tests {
         let mut r = Routes::default();
         let a = r.add(&[4, 7]);
         let b = r.add(&[1]);
+        assert_eq!(b.first_hop, 1);
+        let (a, b) = (a.id, b.id);
         assert_eq!((r.first(a), r.hop(a, 1), r.hop(a, 2)), (4, Some(7), None));
         assert_eq!((r.first(b), r.hop(b, 0), r.hop(b, 1)), (1, Some(1), None));
         assert_eq!(r.all_dirs().collect::<Vec<_>>(), vec![4, 7, 1]);

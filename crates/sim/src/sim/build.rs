@@ -86,7 +86,7 @@ impl Simulation {
         }
         let mut sources = Vec::new();
         for t in &scenario.traffic {
-            let r = routes.add(&route_dirs(&graph, &t.path));
+            let r = routes.add(&route_dirs(&graph, &t.path)).id;
             sources.push(Source::new(
                 t,
                 r,

@@ -94,7 +94,7 @@ fn send_ack(fl: &mut Flow, f: u32, net: &mut Network) {
         *p = Packet {
             kind: PacketKind::Ack,
             owner: f,
-            route: fl.rev_route,
+            route: fl.rev_route.id,
             hop: 0,
             retransmit: echo.retransmit,
             size: fl.ack_size + sack_bytes,
@@ -360,7 +360,7 @@ impl Simulation {
         let syn = Packet {
             kind: PacketKind::Syn,
             owner: f,
-            route: fl.fwd_route,
+            route: fl.fwd_route.id,
             hop: 0,
             retransmit,
             size: fl.ack_size,
@@ -387,7 +387,7 @@ impl Simulation {
         self.net.send_new(Packet {
             kind: PacketKind::SynAck,
             owner: p.owner,
-            route: fl.rev_route,
+            route: fl.rev_route.id,
             hop: 0,
             retransmit: p.retransmit,
             size: fl.ack_size,

@@ -23,7 +23,7 @@ use crate::engine::Next;
 use crate::measure::pcap::Traces;
 use crate::measure::Recorder;
 use crate::model::Scenario;
-use crate::net::LinkDir;
+use crate::net::{LinkDir, RouteRef};
 use crate::time::Time;
 use crate::transport::{Flow, Source};
 use network::Network;
@@ -48,7 +48,7 @@ pub struct Simulation {
     sources: Vec<Source>,
     recorder: Recorder,
     /// Route ids for each reroute event: (forward, reverse).
-    event_routes: Vec<(Option<u32>, Option<u32>)>,
+    event_routes: Vec<(Option<RouteRef>, Option<RouteRef>)>,
     events_processed: u64,
     next_sample: u64,
     /// The run's budgets (`budget.rs`).

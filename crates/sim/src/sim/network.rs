@@ -7,7 +7,7 @@
 
 use super::PacketCounts;
 use crate::engine::{Event, EventQueue};
-use crate::net::{Enqueued, LinkDir, Packet, PacketKind, Routes, Started};
+use crate::net::{Enqueued, LinkDir, Packet, PacketKind, RouteRef, Routes, Started};
 use crate::time::Time;
 use crate::transport::sender::TxSink;
 use crate::transport::{Flow, Sender, TxRequest};
@@ -34,9 +34,9 @@ impl Network {
     /// (`LinkDir::takes_plain`) the packet is written straight into its ring slot: built on the stack
     /// and copied in by `enqueue`, it cost about 10 instructions more a send.
     #[inline(always)]
-    pub fn send_filled(&mut self, route: u32, size: u32, fill: impl FnOnce(&mut Packet)) {
+    pub fn send_filled(&mut self, route: RouteRef, size: u32, fill: impl FnOnce(&mut Packet)) {
         self.counts.sent += 1;
-        let d = self.routes.first(route);
+        let d = route.first_hop;
         match self.reserve(d, size) {
             Some(slot) => fill(slot),
             None => {
@@ -161,7 +161,7 @@ pub fn fill_data_packet(p: &mut Packet, fl: &Flow, f: u32, tx: &TxRequest, now: 
 /// Where flow `owner`'s data packets go: the sink the ACK path hands its sender (`TxSink`), which puts
 /// each packet on its first hop as the sender decides it, with `net`.
 pub struct DataSink {
-    pub route: u32,
+    pub route: RouteRef,
     pub size: u32,
     pub owner: u32,
     pub ecn: bool,
@@ -180,7 +180,7 @@ impl DataSink {
         *p = Packet {
             kind: PacketKind::Data,
             owner: self.owner,
-            route: self.route,
+            route: self.route.id,
             hop: 0,
             retransmit: tx.retransmit,
             size: self.size,

@@ -5,6 +5,7 @@ use super::delivery::AppDelivery;
 use super::sack::SackLog;
 use super::{Receiver, Sender};
 use crate::model::FlowSpec;
+use crate::net::RouteRef;
 use crate::time::Time;
 
 pub struct Flow {
@@ -12,8 +13,8 @@ pub struct Flow {
     pub receiver: Receiver,
     /// Per-stream in-order delivery to the receiving application.
     pub app: AppDelivery,
-    pub fwd_route: u32,
-    pub rev_route: u32,
+    pub fwd_route: RouteRef,
+    pub rev_route: RouteRef,
     pub packet_size: u32,
     pub payload: u32,
     pub ack_size: u32,
@@ -53,8 +54,8 @@ impl Flow {
     pub fn new(
         spec: &FlowSpec,
         sender: Sender,
-        fwd_route: u32,
-        rev_route: u32,
+        fwd_route: RouteRef,
+        rev_route: RouteRef,
         packet_size: u32,
         header: u32,
     ) -> Flow {
