@@ -4,7 +4,7 @@
 //! own stream: with n = 1 this is plain TCP's in-order delivery and its head-of-line blocking.
 
 use super::deque::SeqRing;
-use crate::time::{as_f64, Time};
+use crate::time::{run_time_f64, Time};
 
 #[derive(Clone, Debug)]
 pub struct StreamStats {
@@ -45,7 +45,7 @@ impl Stream {
     #[inline(always)]
     fn record(&mut self, delay: Time) {
         self.stats.delivered_pkts += 1;
-        self.stats.delay_sum_ns += as_f64(delay);
+        self.stats.delay_sum_ns += run_time_f64(delay);
         self.stats.delay_max_ns = self.stats.delay_max_ns.max(delay);
         self.stats.delay_min_ns = self.stats.delay_min_ns.min(delay);
         self.next += 1;

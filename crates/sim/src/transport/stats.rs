@@ -7,7 +7,7 @@
 //! `on_transmit`, `on_new_ack`, `on_rtt_sample` and `account_cwnd` run per packet: they are inlined, so
 //! counting costs what it cost written out inside the sender.
 
-use crate::time::{as_f64, Time};
+use crate::time::{run_time_f64, Time};
 
 /// No value yet, in the fields below that would otherwise be `Option`s.
 const NONE: Time = Time::MAX;
@@ -97,7 +97,7 @@ impl SenderStats {
     #[inline(always)]
     pub fn account_cwnd(&mut self, now: Time, window: impl FnOnce() -> f64) {
         if self.active {
-            let dt = as_f64(now.saturating_sub(self.cwnd_since));
+            let dt = run_time_f64(now.saturating_sub(self.cwnd_since));
             self.cwnd_integral += window() * dt;
         }
         self.cwnd_since = now;
@@ -141,7 +141,7 @@ impl SenderStats {
     #[inline(always)]
     pub fn on_rtt_sample(&mut self, rtt: Time) {
         self.rtt_samples += 1;
-        self.rtt_sum_ns += as_f64(rtt);
+        self.rtt_sum_ns += run_time_f64(rtt);
         // Below `NONE`: an RTT is nanoseconds of a run, never 2^64 - 1.
         self.rtt_min = self.rtt_min.min(rtt);
         self.last_rtt = rtt;
