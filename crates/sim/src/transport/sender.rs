@@ -156,7 +156,9 @@ pub struct Sender {
 #[inline(always)]
 fn whole_packets(w: f64) -> u64 {
     if (1.0..9.0e18).contains(&w) {
-        w as i64 as u64
+        // SAFETY: w is finite and its integer part fits an i64, as `to_int_unchecked` requires. `as`
+        // would add five instructions to saturate values out of that range and map NaN to zero.
+        unsafe { w.to_int_unchecked::<i64>() as u64 }
     } else if w.is_finite() && w >= 1.0 {
         w as u64
     } else {
@@ -920,6 +922,30 @@ mod tests {
     /// The transport before profiles: no SYN, RFC 6298 timer, no limited transmit.
     fn legacy() -> TransportConfig {
         TransportConfig { limited_transmit: false, rtt_tick: 1, ..TransportConfig::linux() }
+    }
+
+    #[test]
+    fn whole_packets_is_the_floor_and_at_least_one() {
+        let floor_or_one = |w: f64| if w.is_finite() && w >= 1.0 { w.floor() as u64 } else { 1 };
+        let edges = [
+            f64::NAN,
+            f64::NEG_INFINITY,
+            -1.0,
+            0.0,
+            0.999,
+            1.0,
+            1.5,
+            2.0 - f64::EPSILON,
+            1e6 + 0.75,
+            8.999_999e18,
+            9.0e18,
+            1.8e19,
+            1e300,
+            f64::INFINITY,
+        ];
+        for w in edges {
+            assert_eq!(whole_packets(w), floor_or_one(w), "window {w}");
+        }
     }
 
     fn newreno(iw: f64) -> Sender {
