@@ -662,7 +662,10 @@ impl Sender {
         sink: &mut S,
     ) {
         if self.sk.is_some() {
-            return self.on_ack_sack::<ECHOING>(now, a, sack);
+            // A copy: handing the out-of-line call `a` itself kept the ACK's fields in memory on every
+            // path, so that the usual one stored them all and loaded them back.
+            let copy = *a;
+            return self.on_ack_sack::<ECHOING>(now, &copy, sack);
         }
         let plain_rtt = if a.echo_retransmit { None } else { Some(now.saturating_sub(a.echo_tx_time)) };
         if a.ack > self.snd_una {
