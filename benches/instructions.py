@@ -37,7 +37,7 @@ LINES = (
 )
 # (line, the line it is weighed against, what the ratio says): the overheads issue #24 bounds.
 OVERHEADS = (
-    ("newreno-10-sack", "newreno-10", "SACK on against off, 2-6 s: the run without SACK still in its first recovery"),
+    ("newreno-10-sack", "newreno-10", "SACK on against off, 2-6 s, without SACK in its first recovery"),
     ("fast-10-fit", "newreno-10-ss", "FAST against NewReno, loss-free, the same packets (target <= 1.15)"),
     ("newreno-10-ss-sack", "newreno-10-ss", "SACK on against off, loss-free, the same packets (no target)"),
     ("fast-10-fit", "newreno-10-ss-sack", "FAST against NewReno with SACK, loss-free (no target)"),
