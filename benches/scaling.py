@@ -152,13 +152,18 @@ FILES = (
     ("cc/", "congestion control"),
     ("measure/", "recorder"),
 )
-# sim/events.rs and sim/network.rs are the glue between them: each of their functions by what it does.
+# sim/events.rs and sim/network.rs are the glue between them: each of their functions by what it does,
+# named `Type::function` where a name is used in more than one `impl`.
 GLUE_FILES = ("sim/events.rs", "sim/network.rs")
 EVENTS_FNS = {
     "dispatch": "engine",
     "deliver": "engine",
     "forward": "engine",
     "deliver_other": "engine",
+    "deliver_head": "engine",
+    "deliver_popped": "engine",
+    "deliver_forwarded": "engine",
+    "on_scenario_event": "engine",
     "enqueue": "link",
     "dropped_or_managed": "link",
     "on_link_transmit": "link",
@@ -173,15 +178,21 @@ EVENTS_FNS = {
     "schedule_arrival": "link",
     "on_link_arrival": "link",
     "on_data": "receiver",
+    "on_data_arrival": "receiver",
+    "DataArrival::of": "receiver",
     "send_ack": "receiver",
     "record_sack": "receiver",
     "on_delayed_ack": "receiver",
     "on_syn": "receiver",
     "on_ack": "sender",
-    "on_ack_out_of_line": "sender",
+    "on_ack_arrival": "sender",
+    "AckArrival::of": "sender",
     "on_ack_extras": "sender",
     "transmit_queued": "sender",
-    "ack_input": "sender",
+    "DataSink::of": "sender",
+    "DataSink::fill": "sender",
+    "Sending::send": "link",
+    "on_source": "sender",
     "data_packet": "sender",
     "fill_data_packet": "sender",
     "after_sender": "sender",
@@ -199,11 +210,17 @@ def glue_lines() -> dict[str, list[str]]:
     out = {}
     for rel in GLUE_FILES:
         text = (ROOT / SRC / rel).read_text().splitlines()
-        owner, current = [""], "engine"
+        owner, current, impl = [""], "engine", ""
         for line in text:
+            block = re.match(r"impl(?:<[^>]*>)?\s+(?:\w+(?:<[^>]*>)?\s+for\s+)?(\w+)", line)
+            if block:
+                impl = block.group(1)
+            elif not line.startswith((" ", "}")) and line.strip():
+                impl = ""
             m = re.match(r"\s*(?:pub(?:\(\w+\))?\s+)?fn (\w+)", line)
             if m:
-                current = EVENTS_FNS.get(m.group(1), "other")
+                name = m.group(1)
+                current = EVENTS_FNS.get(f"{impl}::{name}", EVENTS_FNS.get(name, "other"))
             owner.append(current)
         out[rel] = owner
     return out
