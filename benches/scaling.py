@@ -194,7 +194,6 @@ EVENTS_FNS = {
     "Sending::send": "link",
     "on_source": "sender",
     "data_packet": "sender",
-    "fill_data_packet": "sender",
     "after_sender": "sender",
     "on_pace": "sender",
     "on_rto": "sender",

@@ -3,7 +3,7 @@
 //! event that changes a sender ends in `after_sender`, which transmits what it queued.
 
 use super::lazy_timer::{self, Fired};
-use super::network::{fill_data_packet, DataSink, Network, Sending, TRACED_LINK};
+use super::network::{DataSink, Network, Sending, TRACED_LINK};
 use super::trace::{trace_queued, trace_received};
 use super::{dir_index, Simulation};
 use crate::engine::Event;
@@ -12,7 +12,7 @@ use crate::model::EventKind;
 use crate::net::{Packet, PacketKind};
 use crate::time::Time;
 use crate::transport::receiver::Echo;
-use crate::transport::sender::Queue;
+use crate::transport::sender::{Queue, TxSink};
 use crate::transport::{AckDecision, AckInput, Flow};
 
 /// The SACK blocks of the ACK a flow's receiver sends now: recorded in the flow's log; returns the serial
@@ -172,9 +172,9 @@ fn on_ack_extras(
 /// Sends the data packets flow `f`'s sender queued and keeps its RTO and pacing events scheduled.
 #[inline(always)]
 fn transmit_queued(fl: &mut Flow, f: u32, net: &mut Network) {
-    let now = net.now;
+    let mut sink = Sending { to: DataSink::of(fl, f), net };
     for tx in &fl.sender.txq {
-        net.send_filled(fl.fwd_route, fl.packet_size, |p| fill_data_packet(p, fl, f, tx, now));
+        sink.send(&fl.sender, tx);
     }
     let s = &mut fl.sender;
     s.txq.clear();

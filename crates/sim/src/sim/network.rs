@@ -154,14 +154,9 @@ fn schedule_first_arrival(queue: &mut EventQueue, ev: u32, t: Time) {
 /// Arrival events of traced link directions carry this bit in their index (`LinkDir::event_tag`).
 pub const TRACED_LINK: u32 = 1 << 31;
 
-/// Writes the data packet a sender's transmit request becomes into `p`.
-#[inline(always)]
-pub fn fill_data_packet(p: &mut Packet, fl: &Flow, f: u32, tx: &TxRequest, now: Time) {
-    DataSink::of(fl, f).fill(p, &fl.sender, tx, now);
-}
-
 /// Where flow `owner`'s data packets go: the sink the ACK path hands its sender (`TxSink`), which puts
-/// each packet on its first hop as the sender decides it, with `net`.
+/// each packet on its first hop as the sender decides it, with `net`; `transmit_queued` sends what
+/// waited in `txq` through the same sink.
 pub struct DataSink {
     pub route: RouteRef,
     pub size: u32,
@@ -220,10 +215,9 @@ impl TxSink for Sending<'_> {
     }
 }
 
-/// The data packet a sender's transmit request becomes (`fill_data_packet`), as a value.
-#[inline(always)]
+/// The data packet a sender's transmit request becomes, as a value (for packet traces).
 pub fn data_packet(fl: &Flow, f: u32, tx: &TxRequest, now: Time) -> Packet {
     let mut p = Packet::EMPTY;
-    fill_data_packet(&mut p, fl, f, tx, now);
+    DataSink::of(fl, f).fill(&mut p, &fl.sender, tx, now);
     p
 }
